@@ -1,0 +1,93 @@
+// `npm run bench`: the service's figures against baselines measured in the same run, printed as a Markdown table.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { Pool, request } from 'undici';
+import { extractHtml } from '../src/extract/index.js';
+import { countTokens } from '../src/tokens/count.js';
+import { runExtractionBench } from './extraction.js';
+import { fetchersRows, runFetchersBench } from './fetchers.js';
+
+const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
+const CONNECTIONS = 50;
+
+interface Servers { app: string; bare: string; site: string }
+
+async function startServers(): Promise<{ servers: Servers; stop: () => void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`bench servers exited with ${code}`)));
+  });
+  return { servers: JSON.parse(line) as Servers, stop: () => child.kill() };
+}
+
+/** Requests per second for POST `path` with `body`, CONNECTIONS at once, for DURATION_MS. */
+async function throughput(origin: string, path: string, body: string): Promise<number> {
+  const pool = new Pool(origin, { connections: CONNECTIONS });
+  let done = 0;
+  const until = performance.now() + DURATION_MS;
+  const worker = async () => {
+    while (performance.now() < until) {
+      const res = await pool.request({ method: 'POST', path, body, headers: { 'content-type': 'application/json' } });
+      await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}`);
+      done++;
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  const rate = done / ((performance.now() - started) / 1000);
+  await pool.close();
+  return rate;
+}
+
+async function timeIt(fn: () => Promise<unknown>, runs: number): Promise<number> {
+  await fn(); // warm-up
+  const started = performance.now();
+  for (let i = 0; i < runs; i++) await fn();
+  return (performance.now() - started) / runs;
+}
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+const { servers, stop } = await startServers();
+try {
+  const article = JSON.stringify({ url: `${servers.site}/article` });
+  const bareRate = await throughput(servers.bare, '/fetch', article);
+  const cachedRate = await throughput(servers.app, '/fetch', article);
+
+  const longUrl = `${servers.site}/long`;
+  const rawMs = await timeIt(async () => {
+    const res = await request(longUrl);
+    const page = extractHtml(await res.body.text(), longUrl);
+    countTokens(page.markdown);
+    countTokens(page.text);
+  }, 30);
+  const uncachedMs = await timeIt(async () => {
+    const res = await request(`${servers.app}/fetch`, { method: 'POST', body: JSON.stringify({ url: longUrl, use_cache: false }), headers: { 'content-type': 'application/json' } });
+    await res.body.text();
+  }, 30);
+
+  const batchUrls = (run: number) => Array.from({ length: 20 }, (_, i) => `${servers.site}/delay/300/bench-${run}-${i}`);
+  let run = 0;
+  const batchMs = await timeIt(async () => {
+    const res = await request(`${servers.app}/fetch/batch`, { method: 'POST', body: JSON.stringify({ urls: batchUrls(run++), use_cache: false }), headers: { 'content-type': 'application/json' } });
+    await res.body.text();
+  }, 5);
+
+  const extraction = await runExtractionBench();
+  const fetchers = await runFetchersBench();
+
+  const rows = [
+    ['cached POST /fetch, 50 connections', `${fmt(cachedRate, 0)} req/s`, `bare Fastify route, same bytes: ${fmt(bareRate, 0)} req/s`, `${fmt(cachedRate / bareRate, 2)}×`, '≥ 0.6×'],
+    ['uncached POST /fetch, long page', `${fmt(uncachedMs)} ms`, `undici GET + extraction + counting: ${fmt(rawMs)} ms`, `${fmt(uncachedMs / rawMs, 2)}×`, '≤ 1.15×'],
+    ['batch of 20 pages × 300 ms upstream', `${fmt(batchMs, 0)} ms`, 'one page: 300 ms', `${fmt(batchMs / 300, 2)}×`, '≤ 1.3×'],
+    ['extraction, 181 benchmark pages', `${fmt(extraction.pagesPerSecond)} pages/s, F1 ${fmt(extraction.f1, 3)}`, `Readability on linkedom: ${fmt(extraction.baseline.pagesPerSecond)} pages/s, F1 ${fmt(extraction.baseline.f1, 3)}`, `${fmt(extraction.pagesPerSecond / extraction.baseline.pagesPerSecond, 2)}×`, '≥ 40 pages/s'],
+  ];
+  console.log('| measure | Fetchdown | baseline (same run) | ratio | target |');
+  console.log('|---|---|---|---|---|');
+  for (const row of [...rows, ...fetchersRows(fetchers)]) console.log(`| ${row.join(' | ')} |`);
+  if (extraction.tokensPerByte !== undefined) console.log(`\nCalibrated tokens per HTML byte (for /estimate): ${extraction.tokensPerByte.toFixed(4)}`);
+} finally {
+  stop();
+}

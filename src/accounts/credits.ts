@@ -1,0 +1,156 @@
+// Credits: reserve a price before the work, settle to the real price after (refunding the rest), one transaction
+// per step with the account row locked, so concurrent requests never spend the same credit twice. The monthly
+// allowance is used first, then the prepaid balance.
+import type { Kysely } from 'kysely';
+import type { Store } from '../store/db.js';
+import type { Account, Database, NewLedgerRow, PlanKey } from '../store/types.js';
+import { monthBounds, monthOf, type Clock } from './clock.js';
+import type { PlanTable } from './plans.js';
+
+export interface Reservation {
+  accountId: number;
+  period: string;
+  fromAllowance: number;
+  fromBalance: number;
+}
+
+export interface QuotaShortfall {
+  plan: PlanKey;
+  monthlyMillis: number;
+  allowanceLeftMillis: number;
+  balanceMillis: number;
+  /** When the monthly allowance starts again (epoch ms). */
+  renewsAt: number;
+}
+
+export type ReserveResult = { ok: true; reservation: Reservation } | ({ ok: false } & QuotaShortfall);
+
+/** What the work turned out to cost and what the ledger row says about it. */
+export type Settlement = Omit<NewLedgerRow, 'account_id' | 'credits_millis' | 'balance_millis' | 'at'> & { priceMillis: number };
+
+/** The allowance state of an account row as of `now`: a row from an older month has used nothing of this one. */
+export function allowanceOf(account: Pick<Account, 'plan' | 'allowance_period' | 'allowance_used_millis'>, plans: PlanTable, now: number) {
+  const period = monthOf(now);
+  const used = account.allowance_period === period ? account.allowance_used_millis : 0;
+  const monthly = plans[account.plan].monthlyMillis;
+  return { period, used, monthly, left: Math.max(0, monthly - used), renewsAt: monthBounds(now).end };
+}
+
+function shortfall(account: Account, allowance: ReturnType<typeof allowanceOf>): { ok: false } & QuotaShortfall {
+  return {
+    ok: false,
+    plan: account.plan,
+    monthlyMillis: allowance.monthly,
+    allowanceLeftMillis: allowance.left,
+    balanceMillis: account.balance_millis,
+    renewsAt: allowance.renewsAt,
+  };
+}
+
+export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTable }) {
+  const { store, clock, plans } = deps;
+
+  async function lockAccount(trx: Kysely<Database>, accountId: number): Promise<Account> {
+    return trx
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', accountId)
+      .$if(store.dialect === 'postgres', (q) => q.forUpdate())
+      .executeTakeFirstOrThrow();
+  }
+
+  async function reserve(accountId: number, millis: number): Promise<ReserveResult> {
+    return store.transaction(async (trx) => {
+      const account = await lockAccount(trx, accountId);
+      const allowance = allowanceOf(account, plans, clock.now());
+      const fromAllowance = Math.min(millis, allowance.left);
+      const fromBalance = millis - fromAllowance;
+      if (fromBalance > account.balance_millis) return shortfall(account, allowance);
+      await trx
+        .updateTable('accounts')
+        .set({ allowance_period: allowance.period, allowance_used_millis: allowance.used + fromAllowance, balance_millis: account.balance_millis - fromBalance })
+        .where('id', '=', accountId)
+        .execute();
+      return { ok: true as const, reservation: { accountId, period: allowance.period, fromAllowance, fromBalance } };
+    });
+  }
+
+  /**
+   * Turns a reservation into the real charge and writes the ledger row. Charges less than reserved are refunded to
+   * where they came from; a charge above the reservation (a fallback to a dearer fetcher) takes what is left and
+   * writes off the rest, since the content has already been delivered.
+   */
+  async function settle(reservation: Reservation, settlement: Settlement): Promise<void> {
+    const { priceMillis, ...row } = settlement;
+    await store.transaction(async (trx) => {
+      const account = await lockAccount(trx, reservation.accountId);
+      const allowance = allowanceOf(account, plans, clock.now());
+      const samePeriod = allowance.period === reservation.period;
+      const reserved = reservation.fromAllowance + reservation.fromBalance;
+      let allowanceDelta: number; // change to allowance used
+      let balanceDelta: number; // change to balance
+      let charged: number;
+      let fromBalance: number;
+      if (priceMillis <= reserved) {
+        const keepAllowance = Math.min(priceMillis, reservation.fromAllowance);
+        const keepBalance = priceMillis - keepAllowance;
+        allowanceDelta = samePeriod ? -(reservation.fromAllowance - keepAllowance) : 0;
+        balanceDelta = reservation.fromBalance - keepBalance;
+        charged = priceMillis;
+        fromBalance = keepBalance;
+      } else {
+        const extra = priceMillis - reserved;
+        const extraAllowance = Math.min(extra, allowance.left);
+        const extraBalance = Math.min(extra - extraAllowance, account.balance_millis);
+        allowanceDelta = extraAllowance;
+        balanceDelta = -extraBalance;
+        charged = reserved + extraAllowance + extraBalance;
+        fromBalance = reservation.fromBalance + extraBalance;
+      }
+      if (allowanceDelta !== 0 || balanceDelta !== 0) {
+        await trx
+          .updateTable('accounts')
+          .set({
+            allowance_period: allowance.period,
+            allowance_used_millis: Math.max(0, allowance.used + allowanceDelta),
+            balance_millis: account.balance_millis + balanceDelta,
+          })
+          .where('id', '=', reservation.accountId)
+          .execute();
+      }
+      await trx
+        .insertInto('ledger')
+        .values({ ...row, account_id: reservation.accountId, credits_millis: charged, balance_millis: fromBalance, at: clock.now() })
+        .execute();
+    });
+  }
+
+  /** A ledger row that charges nothing: anonymous callers, for the metrics. */
+  async function record(row: Omit<NewLedgerRow, 'at' | 'credits_millis' | 'balance_millis'>): Promise<void> {
+    await store.db.insertInto('ledger').values({ ...row, credits_millis: 0, balance_millis: 0, at: clock.now() }).execute();
+  }
+
+  /** Whether the account could pay `millis` now (a read, not a reservation). */
+  async function canAfford(accountId: number, millis: number): Promise<{ ok: true } | ({ ok: false } & QuotaShortfall)> {
+    const account = await store.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+    const allowance = allowanceOf(account, plans, clock.now());
+    if (allowance.left + account.balance_millis >= millis) return { ok: true };
+    return shortfall(account, allowance);
+  }
+
+  /** Adds prepaid credits (a credit pack). */
+  async function addBalance(accountId: number, millis: number): Promise<void> {
+    await store.transaction(async (trx) => {
+      const account = await lockAccount(trx, accountId);
+      await trx.updateTable('accounts').set({ balance_millis: account.balance_millis + millis }).where('id', '=', accountId).execute();
+    });
+  }
+
+  async function changePlan(accountId: number, plan: PlanKey): Promise<void> {
+    await store.db.updateTable('accounts').set({ plan }).where('id', '=', accountId).execute();
+  }
+
+  return { reserve, settle, record, canAfford, addBalance, changePlan };
+}
+
+export type Credits = ReturnType<typeof createCredits>;

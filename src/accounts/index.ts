@@ -1,0 +1,104 @@
+// The accounts service: sign-up, keys, magic-link sessions, credits and metering, usage and admin metrics, built
+// from a store, a clock and a mailer. createAccountServices wires it from the config for createServices.
+import pino from 'pino';
+import type { Config } from '../config.js';
+import { createMailer, type Mailer, type MailMessage } from '../mail/index.js';
+import { createRateLimiter, type RateLimiter } from '../ratelimit/index.js';
+import { toCredits } from '../pricing.js';
+import { createStore, type Store } from '../store/db.js';
+import type { Account } from '../store/types.js';
+import { systemClock, type Clock } from './clock.js';
+import { createCredits } from './credits.js';
+import { createKeys } from './keys.js';
+import { createLogin } from './login.js';
+import { createMetering } from './meter.js';
+import { createMetrics } from './metrics.js';
+import { planTable } from './plans.js';
+import { createUsage } from './usage.js';
+
+export type { Clock } from './clock.js';
+export type { Caller, Meter } from './meter.js';
+
+export interface AccountsLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+export type AccountsConfig = Parameters<typeof planTable>[0] & Pick<Config, 'PUBLIC_BASE_URL'>;
+
+export function createAccounts(deps: { store: Store; mailer: Mailer; config: AccountsConfig; log: AccountsLog; clock?: Clock }) {
+  const { store, mailer, config, log } = deps;
+  const clock = deps.clock ?? systemClock;
+  const plans = planTable(config);
+  const sending = new Set<Promise<void>>();
+
+  /** Mail goes out in the background, so a response never waits on (or reveals anything through) the mail server. */
+  function deliver(message: MailMessage): void {
+    const sent: Promise<void> = mailer
+      .send(message)
+      .catch((error: unknown) => log.warn({ to: message.to, subject: message.subject, err: String(error) }, 'mail could not be sent'))
+      .finally(() => sending.delete(sent));
+    sending.add(sent);
+  }
+
+  const keys = createKeys({ store, clock });
+  const login = createLogin({ store, clock, keys, publicBaseUrl: config.PUBLIC_BASE_URL, deliver });
+  const credits = createCredits({ store, clock, plans });
+  const meterFor = createMetering({
+    credits,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    onError: (error, context) => log.error({ err: error }, `ledger write failed while ${context}`),
+  });
+
+  return {
+    plans,
+    clock,
+    ...login,
+    issueKey: (accountId: number, label: string | null) => keys.issueKey(store.db, accountId, label),
+    listKeys: keys.listKeys,
+    revokeKey: keys.revokeKey,
+    verifyApiKey: keys.verifyApiKey,
+    addBalance: credits.addBalance,
+    changePlan: credits.changePlan,
+    meterFor,
+    /** The public view of an account (/account/me, /auth/whoami). */
+    describeAccount(account: Account) {
+      return {
+        id: account.id,
+        email: account.email,
+        plan: account.plan,
+        monthly_credits: toCredits(plans[account.plan].monthlyMillis),
+        balance_credits: toCredits(account.balance_millis),
+        created_at: new Date(account.created_at).toISOString(),
+      };
+    },
+    summarizeUsage: createUsage({ store, clock, plans }),
+    collectMetrics: createMetrics({ store, clock }),
+    /** Resolves when every e-mail queued so far has been handed to the mailer (or failed). */
+    async flushMail(): Promise<void> {
+      while (sending.size > 0) await Promise.allSettled([...sending]);
+    },
+  };
+}
+
+export type Accounts = ReturnType<typeof createAccounts>;
+
+/** Store, mailer, rate limiter and the accounts service, from the config; close() releases them in order. */
+export function createAccountServices(config: Config, deps: { clock?: Clock } = {}) {
+  const log = pino({ level: config.LOG_LEVEL, name: 'accounts' });
+  const store: Store = createStore({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const mailer = createMailer(config, log);
+  const rateLimiter: RateLimiter = createRateLimiter(config, (error) => log.warn({ err: String(error) }, 'rate limiter unavailable; request allowed'));
+  const accounts = createAccounts({ store, mailer, config, log, clock: deps.clock });
+  return {
+    store,
+    accounts,
+    rateLimiter,
+    async close() {
+      await accounts.flushMail();
+      await Promise.allSettled([mailer.close(), rateLimiter.close()]);
+      await store.close();
+    },
+  };
+}

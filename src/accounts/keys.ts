@@ -1,0 +1,113 @@
+// API keys: issued once in plaintext, stored as SHA-256, verified to a tagged result, revoked for good.
+import type { Kysely } from 'kysely';
+import type { Store } from '../store/db.js';
+import type { Account, Database } from '../store/types.js';
+import type { Clock } from './clock.js';
+import { API_KEY_PREFIX, equalSecrets, generateSecret, hashSecret, looksLikeApiKey } from './secrets.js';
+
+/** last_used_at is written at most this often per key, so a busy key costs no write per request. */
+export const LAST_USED_INTERVAL_MS = 60_000;
+
+export interface KeyOut {
+  id: number;
+  label: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked: boolean;
+}
+
+export interface IssuedKey {
+  apiKey: string;
+  key: KeyOut;
+}
+
+export type ApiKeyCheck =
+  | { ok: true; account: Account; keyId: number; keyHash: string }
+  | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'revoked' };
+
+const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
+
+export function createKeys(deps: { store: Store; clock: Clock }) {
+  const { store, clock } = deps;
+  const lastWritten = new Map<number, number>();
+
+  /** Creates a key for an account; `db` may be a transaction so sign-up creates account and key together. */
+  async function issueKey(db: Kysely<Database>, accountId: number, label: string | null): Promise<IssuedKey> {
+    const apiKey = generateSecret(API_KEY_PREFIX);
+    const createdAt = clock.now();
+    const row = await db
+      .insertInto('api_keys')
+      .values({ account_id: accountId, key_hash: hashSecret(apiKey), label, created_at: createdAt, last_used_at: null, revoked_at: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { apiKey, key: { id: row.id, label, created_at: iso(createdAt)!, last_used_at: null, revoked: false } };
+  }
+
+  async function listKeys(accountId: number): Promise<KeyOut[]> {
+    const rows = await store.db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
+    return rows.map((r) => ({ id: r.id, label: r.label, created_at: iso(r.created_at)!, last_used_at: iso(r.last_used_at), revoked: r.revoked_at !== null }));
+  }
+
+  /** Revokes one of the account's keys; a key of another account is 'not_found', like one that does not exist. */
+  async function revokeKey(accountId: number, keyId: number): Promise<{ ok: true; key: KeyOut } | { ok: false; reason: 'not_found' }> {
+    const now = clock.now();
+    await store.db
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('id', '=', keyId)
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .execute();
+    const row = await store.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('account_id', '=', accountId).executeTakeFirst();
+    if (!row) return { ok: false, reason: 'not_found' };
+    return { ok: true, key: { id: row.id, label: row.label, created_at: iso(row.created_at)!, last_used_at: iso(row.last_used_at), revoked: true } };
+  }
+
+  async function verifyApiKey(presented: string | undefined): Promise<ApiKeyCheck> {
+    if (presented === undefined || presented === '') return { ok: false, reason: 'missing' };
+    if (!looksLikeApiKey(presented)) return { ok: false, reason: 'malformed' };
+    const keyHash = hashSecret(presented);
+    const row = await store.db
+      .selectFrom('api_keys')
+      .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+      .select([
+        'api_keys.id as key_id',
+        'api_keys.key_hash',
+        'api_keys.revoked_at',
+        'api_keys.last_used_at',
+        'accounts.id',
+        'accounts.email',
+        'accounts.plan',
+        'accounts.balance_millis',
+        'accounts.allowance_period',
+        'accounts.allowance_used_millis',
+        'accounts.created_at',
+      ])
+      .where('api_keys.key_hash', '=', keyHash)
+      .executeTakeFirst();
+    // The lookup is by hash; the comparison that decides is constant-time all the same.
+    if (!row || !equalSecrets(row.key_hash, keyHash)) return { ok: false, reason: 'unknown' };
+    if (row.revoked_at !== null) return { ok: false, reason: 'revoked' };
+    await touch(row.key_id, row.last_used_at);
+    const { key_id, key_hash: _hash, revoked_at: _revoked, last_used_at: _used, ...account } = row;
+    return { ok: true, account, keyId: key_id, keyHash };
+  }
+
+  async function touch(keyId: number, lastUsedAt: number | null): Promise<void> {
+    const now = clock.now();
+    const seen = Math.max(lastUsedAt ?? -Infinity, lastWritten.get(keyId) ?? -Infinity);
+    if (now - seen < LAST_USED_INTERVAL_MS) return;
+    lastWritten.set(keyId, now);
+    if (lastWritten.size > 100_000) lastWritten.clear();
+    await store.db
+      .updateTable('api_keys')
+      .set({ last_used_at: now })
+      .where('id', '=', keyId)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', now - LAST_USED_INTERVAL_MS)]))
+      .execute();
+  }
+
+  return { issueKey, listKeys, revokeKey, verifyApiKey };
+}
+
+export type Keys = ReturnType<typeof createKeys>;

@@ -1,0 +1,36 @@
+// Plans as data: each plan's monthly allowance (configurable) and its per-key rate limit.
+import type { Config } from '../config.js';
+import { MILLICREDITS_PER_CREDIT } from '../pricing.js';
+import type { PlanKey } from '../store/types.js';
+
+export const PLAN_KEYS: readonly PlanKey[] = ['free', 'starter', 'pro', 'scale'];
+
+export interface PlanRules {
+  monthlyMillis: number;
+  /** Requests per rate-limit window per key; 0 means unlimited. */
+  requestsPerWindow: number;
+}
+
+export type PlanTable = Readonly<Record<PlanKey, PlanRules>>;
+
+type PlanConfig = Pick<
+  Config,
+  | 'FREE_MONTHLY_CREDITS'
+  | 'STARTER_MONTHLY_CREDITS'
+  | 'PRO_MONTHLY_CREDITS'
+  | 'SCALE_MONTHLY_CREDITS'
+  | 'RATE_LIMIT_FREE'
+  | 'RATE_LIMIT_STARTER'
+  | 'RATE_LIMIT_PRO'
+  | 'RATE_LIMIT_SCALE'
+>;
+
+export function planTable(config: PlanConfig): PlanTable {
+  const rules = (credits: number, requestsPerWindow: number) => ({ monthlyMillis: credits * MILLICREDITS_PER_CREDIT, requestsPerWindow });
+  return Object.freeze({
+    free: rules(config.FREE_MONTHLY_CREDITS, config.RATE_LIMIT_FREE),
+    starter: rules(config.STARTER_MONTHLY_CREDITS, config.RATE_LIMIT_STARTER),
+    pro: rules(config.PRO_MONTHLY_CREDITS, config.RATE_LIMIT_PRO),
+    scale: rules(config.SCALE_MONTHLY_CREDITS, config.RATE_LIMIT_SCALE),
+  });
+}

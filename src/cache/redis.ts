@@ -1,0 +1,44 @@
+// Shared cache for several API processes: Redis, each entry one key with a native expiry (SET … PX), its value the
+// JSON of the whole hit so storedAt and expiresAt travel with it.
+import { Redis } from 'ioredis';
+import type { Cache, CacheHit } from './types.js';
+
+export function createRedisCache(options: { url: string; keyPrefix?: string }): Cache {
+  const redis = new Redis(options.url, {
+    keyPrefix: options.keyPrefix ?? 'fd:cache:',
+    lazyConnect: false,
+    connectTimeout: 5_000,
+    // A request fails after two reconnect attempts instead of ioredis's default twenty, so a Redis outage turns into
+    // errors (and a failing /ready) within seconds rather than hung requests.
+    maxRetriesPerRequest: 2,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+  });
+  // Without a listener ioredis prints every reconnect error; failures reach callers as rejected commands and ping().
+  redis.on('error', () => {});
+
+  return {
+    async get<T>(key: string) {
+      const raw = await redis.get(key);
+      if (raw === null) return null;
+      const hit = JSON.parse(raw) as CacheHit<T>;
+      return hit.expiresAt > Date.now() ? hit : null; // PX already expires it; this covers clock skew between hosts
+    },
+    async set<T>(key: string, value: T, ttlSeconds: number) {
+      const storedAt = Date.now();
+      const ttlMs = Math.max(1, Math.round(ttlSeconds * 1000));
+      const hit: CacheHit<T> = { value, storedAt, expiresAt: storedAt + ttlMs };
+      await redis.set(key, JSON.stringify(hit), 'PX', ttlMs);
+      return hit;
+    },
+    async delete(key: string) {
+      return (await redis.del(key)) > 0;
+    },
+    async ping() {
+      await redis.ping();
+    },
+    async close() {
+      // QUIT lets pending replies arrive; when Redis is unreachable it cannot be sent, so drop the connection instead.
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

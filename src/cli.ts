@@ -1,0 +1,123 @@
+// The `fetchdown` command: one URL to stdout (in this process, or through a Fetchdown API in remote mode),
+// `fetchdown serve` for the HTTP API and `fetchdown mcp` for the MCP server on stdio.
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { ValidationError } from './errors.js';
+import type { FetchRequest, FetchResult } from './http/schemas.js';
+import { createOperations } from './mcp/operations.js';
+import { describeFailure } from './mcp/server.js';
+import { findTool } from './mcp/tools.js';
+import { validateArguments } from './mcp/validate.js';
+import { API_VERSION } from './version.js';
+
+const USAGE = `Usage:
+  fetchdown <url> [--max-tokens N] [--format markdown|text|json] [--verbose]
+  fetchdown serve     start the HTTP API (configured by the same environment variables as npm start)
+  fetchdown mcp       start the MCP server on stdio
+  fetchdown --help | --version
+
+A fetch runs in this process, or calls a Fetchdown API when FETCHDOWN_API_URL and FETCHDOWN_API_KEY are set.
+The content goes to stdout; --verbose adds the metadata as JSON on stderr.
+Exit codes: 0 done, 1 the fetch failed, 2 bad usage or arguments, 3 bad configuration.`;
+
+const EXIT = { ok: 0, failed: 1, usage: 2, config: 3 } as const;
+
+/** The CLI and the stdio server default to the checkout's data dir (as `npm start` from the checkout uses), not the cwd. */
+const CHECKOUT_DATA_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'data');
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`fetchdown: ${message}\n`);
+  process.exit(code);
+}
+
+function readConfig(): Config {
+  try {
+    return loadConfig(undefined, { DATA_DIR: CHECKOUT_DATA_DIR });
+  } catch (error) {
+    if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`, EXIT.config);
+    throw error;
+  }
+}
+
+/** Writes and waits until the text is handed to the OS, so an exit right after cannot cut it short. */
+function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
+  return new Promise((done) => stream.write(text, () => done()));
+}
+
+function parseFetchArgs(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'max-tokens': { type: 'string' },
+        format: { type: 'string', default: 'markdown' },
+        verbose: { type: 'boolean', short: 'v', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    return fail(`${(error as Error).message}\n\n${USAGE}`, EXIT.usage);
+  }
+}
+
+/** Validation as the API does it, with the flag names a CLI user typed. */
+function validateFetch(raw: Record<string, unknown>): FetchRequest {
+  try {
+    return validateArguments<FetchRequest>(findTool('fetch_url')!, raw);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    const lines = error.issues.map((i) => {
+      const field = String(i.loc.at(-1));
+      return `${field === 'url' ? 'url' : `--${field.replace(/_/g, '-')}`}: ${i.msg}`;
+    });
+    return fail(lines.join('\n'), EXIT.usage);
+  }
+}
+
+async function fetchCommand(argv: string[]): Promise<void> {
+  const { values, positionals } = parseFetchArgs(argv);
+  if (values.help) return void (await write(process.stdout, `${USAGE}\n`));
+  if (values.version) return void (await write(process.stdout, `${API_VERSION}\n`));
+  if (positionals.length !== 1) fail(`expected one URL, got ${positionals.length}\n\n${USAGE}`, EXIT.usage);
+  const args = validateFetch({ url: positionals[0], format: values.format, ...(values['max-tokens'] !== undefined && { max_tokens: values['max-tokens'] }) });
+
+  const handle = createOperations(readConfig());
+  let result: FetchResult;
+  try {
+    result = await handle.operations.fetchUrl(args);
+  } catch (error) {
+    await handle.close();
+    const { status, summary } = describeFailure(error);
+    // The API hides internals from callers; here the caller is the operator, who needs them to report the bug.
+    if (status === 500 && error instanceof Error) await write(process.stderr, `${error.stack ?? error.message}\n`);
+    return fail(summary, status === 422 ? EXIT.usage : EXIT.failed);
+  }
+  await handle.close();
+  if (values.verbose) {
+    const { markdown: _content, document: _blocks, ...meta } = result;
+    await write(process.stderr, `${JSON.stringify(meta, null, 2)}\n`);
+  }
+  const out = args.format === 'json' ? JSON.stringify(result, null, 2) : result.markdown;
+  await write(process.stdout, out.endsWith('\n') ? out : `${out}\n`);
+  process.exit(EXIT.ok);
+}
+
+async function runCli(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === 'serve') {
+    const { startServer } = await import('./main.js');
+    return startServer();
+  }
+  if (command === 'mcp') {
+    const { runStdioServer } = await import('./mcp/stdio.js');
+    return runStdioServer(readConfig());
+  }
+  if (command === undefined) fail(`no URL given\n\n${USAGE}`, EXIT.usage);
+  return fetchCommand(argv);
+}
+
+await runCli(process.argv.slice(2));

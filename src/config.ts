@@ -1,0 +1,119 @@
+// The only reader of process.env: one schema gives defaults, coercion, validation and the Config type.
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+const Bool = (def: boolean) => Type.Boolean({ default: def });
+const Int = (def: number, min: number, max = Number.MAX_SAFE_INTEGER) => Type.Integer({ default: def, minimum: min, maximum: max });
+
+export const ConfigSchema = Type.Object({
+  PORT: Int(8080, 0, 65535),
+  HOST: Type.String({ default: '127.0.0.1', minLength: 1 }),
+  DATA_DIR: Type.String({ default: './data', minLength: 1 }),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  CACHE_TTL_SECONDS: Int(21600, 1),
+  CACHE_URL: Type.Optional(Type.String({ pattern: '^(redis|rediss|memory)://' })),
+  CACHE_MEMORY_ENTRIES: Int(500, 0),
+  FETCH_TIMEOUT_MS: Int(20000, 100),
+  FETCH_MAX_BYTES: Int(10 * 1024 * 1024, 1024),
+  FETCH_MAX_REDIRECTS: Int(5, 0, 20),
+  FETCH_ALLOW_PRIVATE_NETWORKS: Bool(false),
+  FETCH_CONCURRENCY: Int(64, 1, 1024),
+  USER_AGENT: Type.String({ default: 'FetchdownBot/1.0 (+https://github.com/fetchdown/fetchdown)', minLength: 1 }),
+  // Fetchers (src/fetchers/README.md): robots.txt, PDF limits, the headless browser and the reader provider.
+  ROBOTS_TXT: Type.Union([Type.Literal('respect'), Type.Literal('ignore')], { default: 'respect' }),
+  PDF_MAX_PAGES: Int(300, 1, 100000),
+  CHROMIUM_PATH: Type.String({ default: '/usr/bin/chromium', minLength: 1 }),
+  BROWSER_WS_ENDPOINT: Type.Optional(Type.String({ pattern: '^(wss?|https?)://' })),
+  BROWSER_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  BROWSER_POOL_SIZE: Int(4, 0, 64),
+  BROWSER_QUEUE_MAX: Int(32, 0, 10000),
+  BROWSER_WAIT_MS: Int(5000, 0, 60000),
+  READER_BASE_URL: Type.String({ default: 'https://r.jina.ai/', pattern: '^https?://' }),
+  READER_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  // Web search for POST /search and the search_and_fetch tool; unset means search answers 503 search_not_configured.
+  SEARCH_PROVIDER: Type.Optional(Type.Union([Type.Literal('searxng'), Type.Literal('brave')])),
+  SEARCH_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  SEARCH_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  // Remote mode of the MCP server and CLI: call this Fetchdown API with this key instead of fetching in-process.
+  FETCHDOWN_API_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  FETCHDOWN_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  // Where the public reaches this server: the absolute links of /spec, /llms.txt and /.well-known/mcp.json.
+  PUBLIC_BASE_URL: Type.String({ default: 'http://localhost:8080', pattern: '^https?://' }),
+  // Accounts, keys, sessions and usage: a SQLite file under DATA_DIR unless DATABASE_URL names a Postgres database.
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  ANONYMOUS_ACCESS: Bool(true),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  MAIL_FROM: Type.String({ default: 'Fetchdown <no-reply@localhost>', minLength: 3 }),
+  ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  FREE_MONTHLY_CREDITS: Int(500, 0),
+  STARTER_MONTHLY_CREDITS: Int(20000, 0),
+  PRO_MONTHLY_CREDITS: Int(100000, 0),
+  SCALE_MONTHLY_CREDITS: Int(500000, 0),
+  // Requests per window (0 = unlimited): per client IP for anonymous callers, per key by plan otherwise.
+  RATE_LIMIT_WINDOW_SECONDS: Int(60, 1, 86400),
+  RATE_LIMIT_ANONYMOUS: Int(30, 0),
+  RATE_LIMIT_FREE: Int(60, 0),
+  RATE_LIMIT_STARTER: Int(300, 0),
+  RATE_LIMIT_PRO: Int(1000, 0),
+  RATE_LIMIT_SCALE: Int(3000, 0),
+  // Sign-up and login requests per client IP per hour (each sends an e-mail); 0 = unlimited.
+  RATE_LIMIT_MAIL_PER_HOUR: Int(10, 0),
+  // Which peers may set X-Forwarded-For (the client IP of per-IP limits): true, false, or addresses/CIDRs/range names.
+  TRUST_PROXY: Type.String({ default: 'loopback,linklocal,uniquelocal', minLength: 1 }),
+});
+
+export type Config = Readonly<Static<typeof ConfigSchema>>;
+
+export class ConfigError extends Error {}
+
+const TRUE = new Set(['1', 'true', 'yes', 'on']);
+const FALSE = new Set(['0', 'false', 'no', 'off', '']);
+
+/** Builds the config from an environment (process.env by default); throws ConfigError naming the bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Record<string, string> = {}): Config {
+  const raw: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(ConfigSchema.properties)) {
+    const value = env[name] || defaults[name]; // defaults: a caller's own, e.g. the CLI's data dir in the checkout
+    if (value === undefined || value === '') continue; // empty means unset, as in most .env files
+    if (schema.type === 'boolean') {
+      const v = value.trim().toLowerCase();
+      if (TRUE.has(v)) raw[name] = true;
+      else if (FALSE.has(v)) raw[name] = false;
+      else throw new ConfigError(`${name}: expected 1/0/true/false, got "${value}"`);
+    } else if (schema.type === 'integer') {
+      if (!/^\s*\d+\s*$/.test(value)) throw new ConfigError(`${name}: expected a whole number, got "${value}"`);
+      raw[name] = Number(value);
+    } else raw[name] = value;
+  }
+  const config = Value.Default(ConfigSchema, raw);
+  const error = Value.Errors(ConfigSchema, config).First();
+  if (error) {
+    const name = error.path.replace(/^\//, '');
+    throw new ConfigError(`${name}: ${error.message} (got "${String(error.value)}")`);
+  }
+  checkCombinations(config as Config);
+  return Object.freeze(config as Config);
+}
+
+/** Variables that only make sense together: refused at start rather than failing on the first request. */
+function checkCombinations(config: Config): void {
+  if (config.SEARCH_PROVIDER === 'searxng' && !config.SEARCH_BASE_URL) {
+    throw new ConfigError('SEARCH_BASE_URL: required when SEARCH_PROVIDER=searxng (the URL of the SearXNG instance)');
+  }
+  if (config.SEARCH_PROVIDER === 'brave' && !config.SEARCH_API_KEY) {
+    throw new ConfigError('SEARCH_API_KEY: required when SEARCH_PROVIDER=brave (the Brave Search API subscription token)');
+  }
+  if (!config.SEARCH_PROVIDER && (config.SEARCH_BASE_URL || config.SEARCH_API_KEY)) {
+    throw new ConfigError('SEARCH_PROVIDER: set it to searxng or brave, or unset SEARCH_BASE_URL and SEARCH_API_KEY');
+  }
+  if (config.BROWSER_API_KEY && !config.BROWSER_WS_ENDPOINT) {
+    throw new ConfigError('BROWSER_WS_ENDPOINT: required when BROWSER_API_KEY is set (the remote browser the key is for)');
+  }
+  if (Boolean(config.FETCHDOWN_API_URL) !== Boolean(config.FETCHDOWN_API_KEY)) {
+    const missing = config.FETCHDOWN_API_URL ? 'FETCHDOWN_API_KEY' : 'FETCHDOWN_API_URL';
+    throw new ConfigError(`${missing}: remote mode needs both FETCHDOWN_API_URL and FETCHDOWN_API_KEY`);
+  }
+}
+
+/** The User-Agent product token robots.txt rules and site operators match on. */
+export const BOT_TOKEN = 'FetchdownBot';

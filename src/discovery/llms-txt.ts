@@ -1,0 +1,38 @@
+// GET /llms.txt in the llmstxt.org layout: H1 name, blockquote summary, notes, then H2 sections of Markdown links.
+import type { Config } from '../config.js';
+import { TOOLS } from '../mcp/tools.js';
+import { PRODUCT_NAME, SUMMARY, discoveryLinks } from './product.js';
+
+export function buildLlmsTxt(config: Config): string {
+  const l = discoveryLinks(config.PUBLIC_BASE_URL);
+  return `# ${PRODUCT_NAME}
+
+> ${SUMMARY}
+
+Send requests as JSON with your API key in the \`X-Service-Key\` header. Fetch a page:
+
+\`\`\`sh
+curl -s ${l.base}/fetch -H 'content-type: application/json' -H 'X-Service-Key: YOUR_KEY' \\
+  -d '{"url": "https://example.com/", "max_tokens": 2000}'
+\`\`\`
+
+The answer holds \`markdown\`, \`metadata.title\`, \`metadata.token_count\`, \`cache.hit\` and \`fetch_info.fetcher_used\`. A trimmed page also has \`next_cursor\`: send it back as \`cursor\` to read the next part. Errors are \`{"detail", "code"}\` (422s: \`{"detail": [{"loc", "msg", "type"}]}\`).
+
+MCP tools: ${TOOLS.map((t) => `\`${t.name}\``).join(', ')}, over Streamable HTTP at ${l.mcp_endpoint} or over stdio with \`npx fetchdown mcp\`.
+
+## Docs
+
+- [Service summary](${l.spec}): product summary, MCP tools, authentication and pricing as JSON
+- [OpenAPI 3.1 description](${l.openapi}): every endpoint with its request and response schemas and limits
+- [MCP manifest](${l.mcp_manifest}): MCP transports, tools with their input schemas, authentication
+
+## Examples
+
+- [Examples](${l.examples}): worked examples of fetching, trimming, batching and searching
+
+## Optional
+
+- [MCP endpoint](${l.mcp_endpoint}): Streamable HTTP transport (POST JSON-RPC)
+- [Health](${l.base}/health): liveness probe
+`;
+}

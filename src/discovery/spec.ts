@@ -1,0 +1,56 @@
+// GET /spec: the product in one JSON document: summary, links, the MCP tools, authentication and the price list.
+import type { Config } from '../config.js';
+import { MAX_BATCH_URLS, MAX_SEARCH_RESULTS, MAX_URL_LENGTH } from '../http/schemas.js';
+import { TOOLS } from '../mcp/tools.js';
+import { describePricing } from '../pricing.js';
+import { API_VERSION } from '../version.js';
+import { AUTH_HEADER, PRODUCT_NAME, PUBLIC_PATHS, SUMMARY, authInstructions, discoveryLinks } from './product.js';
+
+export function buildSpec(config: Config) {
+  const links = discoveryLinks(config.PUBLIC_BASE_URL);
+  return {
+    name: PRODUCT_NAME,
+    version: API_VERSION,
+    summary: SUMMARY,
+    links: { openapi: links.openapi, mcp_manifest: links.mcp_manifest, mcp_endpoint: links.mcp_endpoint, llms_txt: links.llms_txt, examples: links.examples },
+    operations: [
+      { method: 'POST', path: '/fetch', summary: 'One URL as Markdown (or text, or typed JSON blocks), optionally trimmed to max_tokens' },
+      { method: 'POST', path: '/fetch/batch', summary: `Up to ${MAX_BATCH_URLS} URLs concurrently, results in input order` },
+      { method: 'GET', path: '/estimate', summary: 'Token count of a URL without downloading the body' },
+      { method: 'POST', path: '/search', summary: `Web search plus fetch of the top 1 to ${MAX_SEARCH_RESULTS} results` },
+      { method: 'GET', path: '/cache', summary: 'Cache status of a URL' },
+      { method: 'DELETE', path: '/cache', summary: 'Drop the cached copy of a URL' },
+      { method: 'POST', path: '/mcp', summary: 'The MCP tools over Streamable HTTP' },
+    ],
+    mcp: {
+      tools: TOOLS.map((tool) => ({ name: tool.name, title: tool.title, description: tool.description })),
+      transports: {
+        'streamable-http': links.mcp_endpoint,
+        stdio: 'npx fetchdown mcp',
+      },
+    },
+    authentication: {
+      type: 'api_key',
+      in: 'header',
+      header: AUTH_HEADER,
+      instructions: authInstructions(config.ANONYMOUS_ACCESS),
+      anonymous_access: config.ANONYMOUS_ACCESS,
+      public_endpoints: PUBLIC_PATHS,
+    },
+    limits: {
+      url_length: { min: 1, max: MAX_URL_LENGTH },
+      batch_urls: { min: 1, max: MAX_BATCH_URLS },
+      search_query_length: { min: 2, max: 500 },
+      search_num_results: { min: 1, max: MAX_SEARCH_RESULTS, default: 3 },
+      search_max_tokens_each: { min: 100, max: 20000, default: 2000 },
+      cache_ttl_hours: 6,
+      free_tier_credits_per_month: config.FREE_MONTHLY_CREDITS,
+    },
+    pricing: describePricing({
+      free: config.FREE_MONTHLY_CREDITS,
+      starter: config.STARTER_MONTHLY_CREDITS,
+      pro: config.PRO_MONTHLY_CREDITS,
+      scale: config.SCALE_MONTHLY_CREDITS,
+    }),
+  };
+}

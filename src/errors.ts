@@ -1,0 +1,137 @@
+// Every error the API can answer with: one code→status table, two classes, one renderer (used by HTTP and, later, MCP).
+
+export const ERROR_STATUS = {
+  bad_request: 400,
+  validation_error: 422,
+  invalid_cursor: 422,
+  blocked_url: 403,
+  not_found: 404,
+  unsupported_media_type: 415,
+  unsupported_content: 415,
+  payload_too_large: 413,
+  upstream_status: 502,
+  upstream_unreachable: 502,
+  upstream_timeout: 504,
+  no_text_layer: 422,
+  empty_content: 422,
+  reader_failed: 502,
+  blocked_by_site: 502,
+  robots_disallowed: 403,
+  fetcher_unavailable: 503,
+  search_not_configured: 503,
+  search_failed: 502,
+  invalid_api_key: 401,
+  invalid_session: 401,
+  invalid_admin_token: 401,
+  invalid_token: 400,
+  cross_site_request: 403,
+  quota_exceeded: 402,
+  rate_limited: 429,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorBody {
+  detail: string;
+  code: ErrorCode;
+  retry_hint?: string;
+  [extra: string]: unknown;
+}
+
+/** An error we foresaw: it carries its code, a detail a caller can act on and, where useful, a next step. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    /** headers: response headers that belong to this error (WWW-Authenticate, Retry-After…); set by the HTTP layer. */
+    readonly options: { retryHint?: string; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.status = ERROR_STATUS[code];
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { detail: this.detail, code: this.code, ...this.options.extra };
+    if (this.options.retryHint) body.retry_hint = this.options.retryHint;
+    return body;
+  }
+}
+
+/** One entry of a FastAPI-shaped 422 body. */
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+/** A 422 in FastAPI's shape: {detail: [{loc, msg, type}]}. */
+export class ValidationError extends Error {
+  readonly status = 422;
+  constructor(readonly issues: ValidationIssue[]) {
+    super(issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
+  }
+
+  static single(loc: (string | number)[], msg: string, type = 'value_error'): ValidationError {
+    return new ValidationError([{ loc, msg, type }]);
+  }
+}
+
+/** A failure a fetcher expected (blocked address, timeout, bad status…), returned as a value, not thrown. */
+export interface FetchFailure {
+  code: Extract<
+    ErrorCode,
+    | 'blocked_url'
+    | 'upstream_status'
+    | 'upstream_unreachable'
+    | 'upstream_timeout'
+    | 'unsupported_content'
+    | 'no_text_layer'
+    | 'empty_content'
+    | 'reader_failed'
+    | 'blocked_by_site'
+    | 'robots_disallowed'
+    | 'fetcher_unavailable'
+  >;
+  detail: string;
+  retryable: boolean;
+  upstreamStatus?: number;
+  /** More fields for the error body (the router's `attempts`). */
+  extra?: Record<string, unknown>;
+}
+
+const RETRY_HINTS: Partial<Record<FetchFailure['code'], string>> = {
+  upstream_timeout: 'retry later; the site was slow to answer',
+  upstream_unreachable: 'check the URL; the host could not be reached',
+  blocked_url: 'only public internet addresses can be fetched',
+  no_text_layer: 'the PDF is scanned images without text; run OCR on it yourself',
+  empty_content: 'the page has no readable text; try fetcher "browser" if it is built by JavaScript',
+  reader_failed: 'retry later, or try another fetcher',
+  blocked_by_site: 'the site shows automated clients a bot challenge; no fallback could get past it',
+  robots_disallowed: "the site's robots.txt asks automated agents not to fetch this URL; it cannot be fetched through this service",
+  fetcher_unavailable: 'retry later, or use fetcher "auto"',
+};
+
+export function failureToError(failure: FetchFailure): AppError {
+  const status = failure.upstreamStatus !== undefined ? { upstream_status: failure.upstreamStatus } : undefined;
+  const extra = status || failure.extra ? { ...status, ...failure.extra } : undefined;
+  const retryHint =
+    failure.code === 'upstream_status' ? upstreamStatusHint(failure.upstreamStatus) : RETRY_HINTS[failure.code];
+  return new AppError(failure.code, failure.detail, { retryHint, extra });
+}
+
+function upstreamStatusHint(status: number | undefined): string | undefined {
+  if (status === 403 || status === 401) return 'the site refuses automated access to this page';
+  if (status === 404 || status === 410) return 'the page does not exist; check the URL';
+  if (status === 429) return 'the site is rate limiting; retry later';
+  if (status !== undefined && status >= 500) return 'the site is failing; retry later';
+  return undefined;
+}
+
+/** Status and body for anything thrown; unforeseen errors become an opaque 500. */
+export function renderError(error: unknown): { status: number; body: ErrorBody | { detail: ValidationIssue[] } } {
+  if (error instanceof ValidationError) return { status: 422, body: { detail: error.issues } };
+  if (error instanceof AppError) return { status: error.status, body: error.toBody() };
+  return { status: 500, body: { detail: 'internal error', code: 'internal_error' } };
+}

@@ -1,0 +1,108 @@
+// What is never main content (navigation, page header and footer, sidebars, forms, cookie and consent banners,
+// hidden elements, blocks made mostly of links), and the fuller extraction that keeps everything else: the fallback
+// for pages where Readability finds nothing or only a fraction (docs pages, short pages).
+
+const ALWAYS_DROPPED = new Set([
+  'SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'NAV', 'ASIDE', 'IFRAME', 'SVG', 'CANVAS', 'OBJECT', 'EMBED',
+  'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'DIALOG', 'LINK', 'META',
+]);
+const NON_CONTENT_ROLES = /^(?:navigation|banner|contentinfo|complementary|search|dialog|alertdialog|menu|menubar|toolbar)$/i;
+/**
+ * Class or id tokens that start with one of these words name chrome (`cookie-banner`, `sidebar-left`, `share-tools`).
+ * Only the start of a token counts: `page-ad-margins` or `has-sidebar` are wrappers of the whole page.
+ */
+const NON_CONTENT_NAMES =
+  /(?:^|\s)(?:cookies?|consent|gdpr|newsletter|subscribe|share|sharing|social|sidebar|advert|advertisement|ads?|sponsor(?:ed)?|banner|popup|modal|breadcrumbs?|skip|navbar|nav|navigation|menu|masthead|header|footer|comments?|related)(?:$|[-_\s])/i;
+const CONTENT_NAMES = /(?:^|\s)(?:article|content|main|post|entry|body|story)(?:$|[-_\s])/i;
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+/** A form with this much text wraps the page (old ASP.NET sites), not a search or login box. */
+const PAGE_FORM_TEXT = 500;
+/**
+ * Containers whose text is mostly link text are menus, teaser lists and footers of links, unless the page has little
+ * other text: then the links are its content (an index page).
+ */
+const MIN_TEXT_BESIDE_LINKS = 500;
+const LINK_LIST_CONTAINERS = new Set(['DIV', 'SECTION', 'UL', 'OL', 'TABLE', 'TBODY', 'TR', 'TD', 'HEADER', 'FOOTER', 'DL', 'CENTER']);
+const MAX_LINK_DENSITY = 0.5;
+
+/** True for elements whose whole subtree is boilerplate. Runs on every element of the page: cheap tests first. */
+export function isBoilerplate(el: Element): boolean {
+  const tag = el.tagName;
+  if (ALWAYS_DROPPED.has(tag)) return true;
+  // A <header>/<footer> inside an article is its byline or notes, not the site's chrome.
+  if ((tag === 'HEADER' || tag === 'FOOTER') && !el.parentElement?.closest('article, main, [role="main"]')) return true;
+  if (tag === 'FORM' && (el.textContent ?? '').length < PAGE_FORM_TEXT) return true;
+  if (!el.hasAttributes()) return false;
+  if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
+  const style = el.getAttribute('style');
+  if (style && HIDDEN_STYLE.test(style)) return true;
+  const role = el.getAttribute('role');
+  if (role && NON_CONTENT_ROLES.test(role)) return true;
+  if (tag === 'BODY' || tag === 'MAIN' || tag === 'ARTICLE') return false;
+  const names = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`;
+  return NON_CONTENT_NAMES.test(names) && !CONTENT_NAMES.test(names) && !el.querySelector('article, main, [role="main"]');
+}
+
+/**
+ * The visible, non-boilerplate text under root that is not link text, as whitespace-collapsed text nodes. Link text
+ * is left out because menus and lists of related stories are mostly links, and would make every article look short.
+ */
+export function collectContentText(root: Element, into: string[] = []): string[] {
+  for (let node = root.firstChild; node; node = node.nextSibling) {
+    if (node.nodeType === 3) {
+      const value = node.nodeValue ?? '';
+      // Most text nodes are indentation between tags: skip them without allocating.
+      if (/\S/.test(value)) into.push(value.replace(/\s+/g, ' ').trim());
+    } else if (node.nodeType === 1 && (node as Element).tagName !== 'A' && !isBoilerplate(node as Element)) {
+      collectContentText(node as Element, into);
+    }
+  }
+  return into;
+}
+
+export function measureText(chunks: string[]): number {
+  return chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+}
+
+interface TextCount {
+  all: number;
+  link: number;
+}
+
+/** Removes boilerplate (and link-dense containers if asked) below root; returns root's text counts after removal. */
+function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false): TextCount {
+  const count: TextCount = { all: 0, link: 0 };
+  let next: ChildNode | null;
+  for (let node = root.firstChild; node; node = next) {
+    next = node.nextSibling;
+    if (node.nodeType === 3) {
+      const length = (node.nodeValue ?? '').replace(/\s+/g, '').length;
+      count.all += length;
+      if (inLink) count.link += length;
+    } else if (node.nodeType === 1) {
+      const el = node as Element;
+      if (isBoilerplate(el)) {
+        el.remove();
+        continue;
+      }
+      const child = pruneBoilerplate(el, dropLinkLists, inLink || el.tagName === 'A');
+      if (dropLinkLists && LINK_LIST_CONTAINERS.has(el.tagName) && child.all > 0 && child.link > MAX_LINK_DENSITY * child.all) {
+        el.remove();
+        continue;
+      }
+      count.all += child.all;
+      count.link += child.link;
+    }
+  }
+  return count;
+}
+
+/** The page's <main> when it holds most of the text, else the body; boilerplate removed in place. */
+export function extractFullContent(doc: Document): Element {
+  const body = doc.body;
+  const main = doc.querySelector('main, [role="main"]');
+  const root = main && measureText(collectContentText(main)) >= 0.5 * measureText(collectContentText(body)) ? main : body;
+  const count = pruneBoilerplate(root, false);
+  if (count.all - count.link >= MIN_TEXT_BESIDE_LINKS) pruneBoilerplate(root, true);
+  return root;
+}

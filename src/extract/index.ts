@@ -1,0 +1,87 @@
+// Main-content extraction: HTML of a page → title, description, language, GFM Markdown and plain text; plus the
+// Markdown → typed blocks conversion behind format=json. Nothing here throws on any input.
+import { cleanContent } from './clean.js';
+import { markdownToDocument, type DocumentBlock, type MarkdownDocument } from './document.js';
+import { findMainContent } from './main-content.js';
+import { convertToMarkdown, prependTitle, resolveMarkdownUrls, tidyMarkdown } from './markdown.js';
+import { decodeEntities } from './inline.js';
+import { readMetadata, type PageMetadata } from './metadata.js';
+import { assertNestingDepth, normaliseHtml, parseDocument, stripInertMarkup } from './parse.js';
+import { renderBlocksAsText } from './text.js';
+
+export type { DocumentBlock, MarkdownDocument };
+export { markdownToDocument };
+
+export interface ExtractedContent {
+  title: string | null;
+  description: string | null;
+  language: string | null;
+  markdown: string;
+  text: string;
+}
+
+/** Markdown → plain text through the same blocks as format=json. */
+export function markdownToText(markdown: string): string {
+  return tidyMarkdown(renderBlocksAsText(markdownToDocument(markdown).blocks));
+}
+
+/** Last resort when the DOM route fails: the page's text with tags removed, in linear time whatever the input. */
+function extractTextByStripping(html: string, metadata: PageMetadata | null): ExtractedContent {
+  const text = tidyMarkdown(
+    decodeEntities(
+      stripInertMarkup(html)
+        .replace(/<title\b[^<>]{0,4096}>[^<]*<\/title\s*>/gi, '')
+        .replace(/<[^<>]*>/g, ' ')
+        .replace(/[ \t]+/g, ' ')
+        .replace(/^ /gm, ''),
+    ),
+  );
+  return {
+    title: metadata?.title ?? null,
+    description: metadata?.description ?? null,
+    language: metadata?.language ?? null,
+    markdown: prependTitle(text, metadata?.title ?? null),
+    text,
+  };
+}
+
+/**
+ * HTML of a page (already decoded to a string) + its final URL → main content as Markdown (titled) and text (not).
+ * Never throws: when the DOM route fails, the page's text with its tags stripped comes back.
+ */
+export function extractHtml(html: string, pageUrl: string): ExtractedContent {
+  let metadata: PageMetadata | null = null;
+  try {
+    const source = normaliseHtml(html);
+    const doc = parseDocument(source);
+    metadata = readMetadata(doc, pageUrl);
+    assertNestingDepth(doc);
+    const root = findMainContent(source, doc);
+    cleanContent(root, metadata.baseUrl);
+    const body = convertToMarkdown(root.innerHTML);
+    return {
+      title: metadata.title,
+      description: metadata.description,
+      language: metadata.language,
+      markdown: prependTitle(body, metadata.title),
+      // The title is in metadata already; repeating it would put words in `text` that are not the page's body.
+      text: markdownToText(body),
+    };
+  } catch {
+    // Includes pages nested too deep to extract from (see parse.ts): their text is still worth having.
+    return extractTextByStripping(html, metadata);
+  }
+}
+
+/** For plain-text and Markdown bodies that need no extraction: title from the first H1, links made absolute. */
+export function contentFromMarkdown(markdown: string, pageUrl: string): ExtractedContent {
+  const tidy = tidyMarkdown(resolveMarkdownUrls(markdown, pageUrl));
+  const firstHeading = markdownToDocument(tidy).blocks.find((block) => block.type === 'heading' && block.level === 1);
+  return {
+    title: firstHeading?.type === 'heading' ? firstHeading.text : null,
+    description: null,
+    language: null,
+    markdown: tidy,
+    text: markdownToText(tidy),
+  };
+}

@@ -1,0 +1,71 @@
+// Finds the main content: Readability first; the page minus boilerplate when Readability finds nothing or misses most
+// of the page's text (docs pages split in sections, short pages that are all content).
+import { Readability } from '@mozilla/readability';
+import { collectContentText, extractFullContent, measureText } from './boilerplate.js';
+import { prepareCodeBlocks } from './code-language.js';
+import { parseDocument } from './parse.js';
+
+/**
+ * An article this long (non-link characters, twice Readability's own threshold) is a real find, trusted unless it
+ * covers almost none of the page; a shorter one may be one fragment of a page that is all content.
+ */
+const LONG_ARTICLE = 1000;
+/** Least share of the page's non-boilerplate text an article must contain to be kept, for long and short articles. */
+const MIN_COVERAGE_LONG = 0.15;
+const MIN_COVERAGE_SHORT = 0.4;
+/** Least share of a short article's own text that must be page content rather than boilerplate. */
+const MIN_PURITY_SHORT = 0.6;
+
+function runReadability(doc: Document): Element | null {
+  try {
+    // The serializer hands back the element itself, so cleaning happens on the DOM and serialising once. JSON-LD
+    // only feeds Readability's metadata, which metadata.ts reads itself; parsing it costs up to 100 ms on big pages.
+    const article = new Readability<Element>(doc, { disableJSONLD: true, serializer: (node) => node as Element }).parse();
+    return article?.content ?? null;
+  } catch {
+    // linkedom lacks parts of the DOM that Readability uses on some malformed pages.
+    return null;
+  }
+}
+
+/** How much of the page's text the article holds, and how much of the article's text is page content. */
+function compareText(pageText: string[], article: Element): { coverage: number; purity: number; length: number } {
+  const articleText = collectContentText(article);
+  const inPage = new Set(pageText);
+  const inArticle = new Set(articleText);
+  const pageLength = measureText(pageText);
+  const length = measureText(articleText);
+  return {
+    coverage: pageLength === 0 ? 1 : measureText(pageText.filter((chunk) => inArticle.has(chunk))) / pageLength,
+    purity: length === 0 ? 0 : measureText(articleText.filter((chunk) => inPage.has(chunk))) / length,
+    length,
+  };
+}
+
+/**
+ * Readability's pick is kept when it holds enough of the page's text. Compared as text, not as lengths: Readability
+ * renames tags (a <footer> becomes a <div>), so its output can hold boilerplate that the page's measure left out; on
+ * a short page that boilerplate is a large part of the result, so a short pick must also be mostly page content.
+ */
+function isGoodArticle(pageText: string[], article: Element): boolean {
+  const { coverage, purity, length } = compareText(pageText, article);
+  if (length >= LONG_ARTICLE) return coverage >= MIN_COVERAGE_LONG;
+  return coverage >= MIN_COVERAGE_SHORT && purity >= MIN_PURITY_SHORT;
+}
+
+/** `doc` must be the parse of `html` (normalised); Readability changes it, so the fallback parses `html` again. */
+export function findMainContent(html: string, doc: Document): Element {
+  // Most pages have no <pre>: testing the string is cheaper than walking the DOM for one.
+  const hasCode = /<pre[\s>]/i.test(html);
+  if (hasCode) prepareCodeBlocks(doc);
+  const pageText = collectContentText(doc.body);
+  // A body of bare text has no candidate for Readability, which then retries four times, re-parsing the page each time.
+  const runsReadability = doc.body.firstElementChild !== null;
+  const article = runsReadability ? runReadability(doc) : null;
+  if (article && isGoodArticle(pageText, article)) return article;
+  const fresh = runsReadability ? parseDocument(html) : doc;
+  if (hasCode && runsReadability) prepareCodeBlocks(fresh);
+  const full = extractFullContent(fresh);
+  // A page of nothing but links (a listing) has no text left after pruning: Readability's pick is then the better one.
+  return article && measureText(collectContentText(full)) === 0 ? article : full;
+}

@@ -1,0 +1,120 @@
+// Parses any HTML string into a linkedom document with <html>, <head> and <body>: linkedom does not add missing
+// ones (old pages, fragments), and Readability throws or finds nothing without them. Scripts, styles, SVG and
+// comments are cut from the string first: they are ~60% of a news page's bytes, and never content.
+import { DOMParser } from 'linkedom';
+
+const INERT_OPENER = /<(script|style|svg)\b|<!--/gi;
+/** Where each opened element ends; searched with a regex rather than indexOf on a lower-cased copy of the page. */
+const INERT_CLOSER: Record<string, RegExp> = { script: /<\/script/gi, style: /<\/style/gi, svg: /<\/svg/gi, '': /-->/g };
+
+/**
+ * Removes <script>, <style>, <svg> elements and comments in one linear pass (a backtracking regex could take
+ * quadratic time on a page full of unclosed tags). An unclosed script, style or comment runs to the end of the page,
+ * as it does for an HTML parser.
+ */
+export function stripInertMarkup(html: string): string {
+  const parts: string[] = [];
+  let kept = 0;
+  // Once an <svg> has no closing tag, no later one has: stop searching, or every further <svg> would scan to the end.
+  let svgClosable = true;
+  INERT_OPENER.lastIndex = 0;
+  for (let match = INERT_OPENER.exec(html); match; match = INERT_OPENER.exec(html)) {
+    const tag = match[1]?.toLowerCase() ?? '';
+    if (tag === 'svg' && !svgClosable) continue;
+    const closer = INERT_CLOSER[tag]!;
+    closer.lastIndex = match.index + match[0].length;
+    const close = closer.exec(html);
+    if (!close) {
+      if (tag === 'svg') {
+        svgClosable = false;
+        continue;
+      }
+      parts.push(html.slice(kept, match.index));
+      return parts.join('');
+    }
+    const end = tag ? html.indexOf('>', close.index) : close.index + 2;
+    parts.push(html.slice(kept, match.index));
+    kept = end === -1 ? html.length : end + 1;
+    INERT_OPENER.lastIndex = kept;
+  }
+  parts.push(html.slice(kept));
+  return parts.join('');
+}
+
+// Every `[^>]` run is bounded: unbounded, a page of `<html <html <html…` with no `>` makes each regex quadratic.
+const HTML_OPEN = /<html\b[^<>]{0,4096}>/i;
+const BODY_OPEN = /<body\b[^<>]{0,4096}>/i;
+const HEAD_OPEN = /<head\b[^<>]{0,4096}>/i;
+/** Head-only elements at the start of a page that has no <head>: they belong there (a <title> in <body> is no title). */
+const LEADING_HEAD_ELEMENTS =
+  /^(?:\s+|<!doctype[^<>]{0,4096}>|<\?xml[^<>]{0,4096}>|<html\b[^<>]{0,4096}>|<title\b[^<>]{0,4096}>[^<]{0,4096}<\/title\s*>|<(?:meta|link|base)\b[^<>]{0,4096}>)*/i;
+const STRUCTURE_TAGS = /<!doctype[^<>]{0,4096}>|<\?xml[^<>]{0,4096}>|<\/?(?:html|body|head)\b[^<>]{0,4096}>/gi;
+
+/** The first <head>…</head>, found with indexOf so that a page of unclosed <head> tags stays linear. */
+function findHead(source: string): { start: number; end: number; inner: string } | null {
+  const open = HEAD_OPEN.exec(source);
+  if (!open) return null;
+  const innerStart = open.index + open[0].length;
+  const close = source.toLowerCase().indexOf('</head', innerStart);
+  if (close === -1) return null;
+  const closeEnd = source.indexOf('>', close);
+  return { start: open.index, end: closeEnd === -1 ? source.length : closeEnd + 1, inner: source.slice(innerStart, close) };
+}
+
+/** Strips inert markup and rebuilds the skeleton when <html> or <body> is missing, keeping their attributes and the head. */
+export function normaliseHtml(html: string): string {
+  const source = stripInertMarkup(html.replace(/\uFEFF/g, ''));
+  const htmlTag = HTML_OPEN.exec(source);
+  const bodyTag = BODY_OPEN.exec(source);
+  if (htmlTag && bodyTag && htmlTag.index < bodyTag.index) return source;
+  const headBlock = findHead(source);
+  let head: string;
+  let rest: string;
+  if (headBlock) {
+    head = headBlock.inner;
+    rest = source.slice(0, headBlock.start) + source.slice(headBlock.end);
+  } else {
+    const leading = LEADING_HEAD_ELEMENTS.exec(source)?.[0] ?? '';
+    head = leading.replace(STRUCTURE_TAGS, '');
+    rest = source.slice(leading.length);
+  }
+  const body = rest.replace(STRUCTURE_TAGS, '');
+  return `<!DOCTYPE html>${htmlTag?.[0] ?? '<html>'}<head>${head}</head>${bodyTag?.[0] ?? '<body>'}${body}</body></html>`;
+}
+
+/**
+ * Real pages nest under ~50 deep (49 at most on the benchmark). Thousands of levels (unclosed tags, hostile input)
+ * make Readability and descendant selectors take quadratic time, seconds to minutes per page.
+ */
+const MAX_DEPTH = 400;
+
+/** Walks the elements without recursion (a deep tree would overflow the stack), stopping at the first too deep. */
+function isNestedDeeperThan(root: Element, limit: number): boolean {
+  let depth = 0;
+  let el: Element | null = root;
+  while (el) {
+    const child: Element | null = el.firstElementChild;
+    if (child) {
+      if (++depth > limit) return true;
+      el = child;
+      continue;
+    }
+    while (el && el !== root && !el.nextElementSibling) {
+      el = el.parentElement;
+      depth--;
+    }
+    if (!el || el === root) return false;
+    el = el.nextElementSibling;
+  }
+  return false;
+}
+
+/** Throws on a document nested too deep to extract from; extractHtml then falls back to the page's text. */
+export function assertNestingDepth(doc: Document): void {
+  if (isNestedDeeperThan(doc.documentElement, MAX_DEPTH)) throw new RangeError(`elements nested more than ${MAX_DEPTH} deep`);
+}
+
+/** Parses HTML that went through normaliseHtml (kept separate so a second parse of the same page skips that pass). */
+export function parseDocument(normalisedHtml: string): Document {
+  return new DOMParser().parseFromString(normalisedHtml, 'text/html') as unknown as Document;
+}

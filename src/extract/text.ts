@@ -1,0 +1,41 @@
+// Plain text without Markdown syntax, rendered from the same typed blocks as format=json so the two always agree.
+import type { DocumentBlock } from './document.js';
+
+function renderListText(list: Extract<DocumentBlock, { type: 'list' }>, indent: string): string {
+  return list.items
+    .map((item, i) => {
+      const marker = list.ordered ? `${(list.start ?? 1) + i}. ` : '- ';
+      const lines = [indent + marker + item.text.replace(/\n/g, `\n${indent}  `)];
+      for (const child of item.children ?? []) {
+        lines.push(child.type === 'list' ? renderListText(child, indent + '  ') : renderBlocksAsText([child]).replace(/^/gm, indent + '  '));
+      }
+      return lines.join('\n');
+    })
+    .join('\n');
+}
+
+/** Blocks → plain text: no Markdown syntax, tab-separated table cells, code as is, images left out. */
+export function renderBlocksAsText(blocks: DocumentBlock[]): string {
+  const parts: string[] = [];
+  for (const block of blocks) {
+    switch (block.type) {
+      case 'heading':
+      case 'paragraph':
+      case 'blockquote':
+        parts.push(block.text);
+        break;
+      case 'list':
+        parts.push(renderListText(block, ''));
+        break;
+      case 'table':
+        parts.push([block.header, ...block.rows].map((row) => row.join('\t')).join('\n'));
+        break;
+      case 'code':
+        parts.push(block.code);
+        break;
+      default:
+        break;
+    }
+  }
+  return parts.filter((part) => part.trim() !== '').join('\n\n');
+}

@@ -1,0 +1,91 @@
+// The SSRF guard inside the browser: every request a page makes (document, subresource, redirect hop, fetch/XHR,
+// iframe) passes a Playwright route that applies the same AddressPolicy as the HTTP client; WebSockets are refused
+// outright and images, fonts and media are never loaded. Behind it, the egress proxy checks again at connect time.
+import type { LookupAddress } from 'node:dns';
+import type { BrowserContext, Route } from 'playwright-core';
+import type { FetchFailure } from '../errors.js';
+import { blockedFailure, ipLiteralOf, type AddressPolicy } from '../net/guard.js';
+
+/** Not needed for text, and the bulk of a page's bytes. */
+export const BLOCKED_RESOURCE_TYPES: ReadonlySet<string> = new Set(['image', 'font', 'media']);
+
+/** What one page load did at the guard: fresh per lease, so the host verdicts of one caller never serve another. */
+export interface LoadGuard {
+  /** URLs refused by the address policy. */
+  readonly refused: string[];
+  /** Origins the page touched, whose storage is cleared when the context goes back to the pool. */
+  readonly origins: Set<string>;
+  hostAllowed(hostname: string): Promise<boolean>;
+}
+
+/** Resolves a host with the policy's own lookup: true only when every address it resolves to is allowed. */
+export function resolvesToAllowed(policy: AddressPolicy, hostname: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    policy.lookup(hostname, { all: true }, (error, addresses) => {
+      resolve(!error && Array.isArray(addresses) && (addresses as LookupAddress[]).length > 0);
+    });
+  });
+}
+
+export function createLoadGuard(policy: AddressPolicy): LoadGuard {
+  // One verdict per host per page load: a page with 80 requests to one CDN resolves it once.
+  const verdicts = new Map<string, Promise<boolean>>();
+  return {
+    refused: [],
+    origins: new Set(),
+    hostAllowed(hostname) {
+      let verdict = verdicts.get(hostname);
+      if (!verdict) {
+        verdict = resolvesToAllowed(policy, hostname);
+        verdicts.set(hostname, verdict);
+      }
+      return verdict;
+    },
+  };
+}
+
+/** The target URL itself, before any browser or reader is asked to load it: the same check the HTTP client makes. */
+export async function checkTarget(policy: AddressPolicy, url: URL): Promise<FetchFailure | null> {
+  const refused = policy.checkUrl(url);
+  if (refused) return refused;
+  if (ipLiteralOf(url) !== null) return null;
+  return (await resolvesToAllowed(policy, url.hostname)) ? null : blockedFailure(url);
+}
+
+async function decide(route: Route, policy: AddressPolicy, load: LoadGuard): Promise<'continue' | 'abort'> {
+  const request = route.request();
+  if (BLOCKED_RESOURCE_TYPES.has(request.resourceType())) return 'abort';
+  let url: URL;
+  try {
+    url = new URL(request.url());
+  } catch {
+    return 'abort';
+  }
+  // data: and blob: URLs never reach the network.
+  if (url.protocol === 'data:' || url.protocol === 'blob:') return 'continue';
+  if (policy.checkUrl(url) || (ipLiteralOf(url) === null && !(await load.hostAllowed(url.hostname)))) {
+    load.refused.push(url.href);
+    return 'abort';
+  }
+  load.origins.add(url.origin);
+  return 'continue';
+}
+
+/**
+ * Installs the guard on a context. `current()` returns the load now using the context (or null between leases, when
+ * every request is refused). Redirects come back through the route as new requests, so each hop is checked.
+ */
+export async function guardContext(context: BrowserContext, policy: AddressPolicy, current: () => LoadGuard | null): Promise<void> {
+  await context.route('**/*', async (route) => {
+    const load = current();
+    try {
+      const verdict = load ? await decide(route, policy, load) : 'abort';
+      if (verdict === 'abort') await route.abort('blockedbyclient');
+      else await route.continue();
+    } catch {
+      // The page or context closed while deciding: nothing left to answer.
+    }
+  });
+  // WebSockets are not needed to read a page and would be a channel the route cannot inspect frame by frame.
+  await context.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: 'WebSockets are disabled' }));
+}

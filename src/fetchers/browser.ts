@@ -1,0 +1,167 @@
+// The browser fetcher: loads the page in a pooled headless Chromium, waits until the DOM and the network are quiet
+// (capped by BROWSER_WAIT_MS), then extracts the rendered HTML with the same extractor as the html fetcher.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errors as playwrightErrors, type Response } from 'playwright-core';
+import type { FetchFailure } from '../errors.js';
+import { extractHtml, type ExtractedContent } from '../extract/index.js';
+import { blockedFailure, type AddressPolicy } from '../net/guard.js';
+import { checkTarget } from './browser-guard.js';
+import type { BrowserPool, Lease } from './browser-pool.js';
+import { detectChallenge } from './challenge.js';
+import { REFUSED_HEADER } from './egress-proxy.js';
+import { emptyFailure, isEmptyContent } from './html.js';
+import { failed, type Fetcher, type FetchOutcome } from './types.js';
+
+/**
+ * The page counts as rendered after this long with no DOM mutation and no request in flight: the window of
+ * Puppeteer's `networkidle0`, long enough for a client-side app to render what its data requests brought.
+ */
+export const QUIET_MS = 500;
+const POLL_MS = 100;
+/** Time past the navigation deadline and the quiet wait for reading the DOM out, before the page is given up on. */
+const RENDER_GRACE_MS = 5000;
+
+export interface BrowserFetcherOptions {
+  pool: BrowserPool;
+  policy: AddressPolicy;
+  /** Cap on the quiet wait after DOMContentLoaded. */
+  waitMs: number;
+  /** Deadline for the navigation itself. */
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+const MUTATION_KEY = 'fetchdown.lastMutation';
+
+/** Waits for QUIET_MS of no mutations and no requests, or until `capMs`; true when the page went quiet. */
+async function waitForQuiet(lease: Lease, capMs: number): Promise<boolean> {
+  const end = performance.now() + capMs;
+  while (performance.now() < end) {
+    const sinceMutation = await lease.page
+      .evaluate((key) => performance.now() - ((window as unknown as Record<symbol, number>)[Symbol.for(key)] ?? 0), MUTATION_KEY)
+      .catch(() => 0); // a navigation replaced the document: not quiet yet
+    const network = lease.network;
+    if (sinceMutation >= QUIET_MS && network.inflight === 0 && performance.now() - network.lastActivity >= QUIET_MS) return true;
+    await sleep(POLL_MS);
+  }
+  return false;
+}
+
+function redirectsOf(response: Response): number {
+  let count = 0;
+  for (let request = response.request().redirectedFrom(); request; request = request.redirectedFrom()) count++;
+  return count;
+}
+
+/** A navigation error → the failure a caller understands; the guard's own refusal of the document is blocked_url. */
+function navigationFailure(error: unknown, url: URL, lease: Lease, timeoutMs: number): FetchFailure {
+  const message = error instanceof Error ? error.message : String(error);
+  const refused = lease.load.refused.at(-1);
+  if (/ERR_BLOCKED_BY_CLIENT/.test(message) && refused) {
+    const host = new URL(refused).hostname;
+    return { code: 'blocked_url', detail: `${host} is or resolves to a private or reserved address; only public internet addresses can be fetched`, retryable: false };
+  }
+  if (error instanceof playwrightErrors.TimeoutError) return { code: 'upstream_timeout', detail: `${url.host} did not load within ${timeoutMs} ms in the browser`, retryable: true };
+  if (/Download is starting/i.test(message)) return { code: 'unsupported_content', detail: `${url.host} answered a file download, not a page; try fetcher "pdf" for PDFs`, retryable: false };
+  const net = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
+  if (net === 'ERR_NAME_NOT_RESOLVED') return { code: 'upstream_unreachable', detail: `${url.hostname} does not resolve (no such host)`, retryable: false };
+  return { code: 'upstream_unreachable', detail: `the browser could not load ${url.host}${net ? ` (${net})` : ''}`, retryable: true };
+}
+
+/** The document as it is now; once more after a moment if a client-side navigation was replacing it. */
+async function readHtml(lease: Lease): Promise<string> {
+  return lease.page.content().catch(async () => {
+    await sleep(POLL_MS);
+    return lease.page.content();
+  });
+}
+
+async function render(lease: Lease, url: URL, options: BrowserFetcherOptions): Promise<FetchOutcome> {
+  const { page } = lease;
+  let response: Response | null;
+  try {
+    response = await page.goto(url.href, { waitUntil: 'domcontentloaded', timeout: options.timeoutMs });
+  } catch (error) {
+    return failed(navigationFailure(error, url, lease, options.timeoutMs));
+  }
+  const status = response?.status() ?? 200;
+  const headers: Record<string, string> = (await response?.allHeaders().catch(() => ({}))) ?? {};
+  if (headers[REFUSED_HEADER]) return failed(blockedFailure(new URL(response?.url() ?? url.href)));
+  if (status >= 400) {
+    const challenge = detectChallenge({ status, headers, html: await readHtml(lease) });
+    if (challenge) return failed({ code: 'blocked_by_site', detail: `${url.host} answered the browser with a bot challenge (${challenge})`, retryable: true });
+    return failed({ code: 'upstream_status', detail: `${url.host} answered ${status}`, retryable: status >= 500 || status === 429, upstreamStatus: status });
+  }
+  // Quiet is a guess: a busy machine can delay the script that renders past the quiet window. While the page shows
+  // no text and the cap allows, wait for another quiet window.
+  const waitEnd = performance.now() + options.waitMs;
+  let html: string;
+  let content: ExtractedContent;
+  for (;;) {
+    await waitForQuiet(lease, Math.max(0, waitEnd - performance.now()));
+    html = await readHtml(lease);
+    content = extractHtml(html, page.url());
+    if (!isEmptyContent(content) || performance.now() >= waitEnd) break;
+    await sleep(POLL_MS);
+  }
+  const finalUrl = page.url();
+  const challenge = detectChallenge({ status, headers, html });
+  if (challenge) return failed({ code: 'blocked_by_site', detail: `${url.host} answered the browser with a bot challenge (${challenge})`, retryable: true });
+  const truncated = Buffer.byteLength(html) > options.maxBytes;
+  if (truncated) {
+    html = Buffer.from(html).subarray(0, options.maxBytes).toString('utf8');
+    content = extractHtml(html, finalUrl);
+  }
+  if (isEmptyContent(content)) return failed(emptyFailure(finalUrl, 'has no readable text even after rendering'));
+  return {
+    ok: true,
+    page: {
+      url: finalUrl,
+      statusCode: status,
+      contentType: headers['content-type'] ?? 'text/html',
+      title: content.title,
+      description: content.description,
+      language: content.language ?? headers['content-language']?.split(',')[0]?.trim() ?? null,
+      markdown: content.markdown,
+      text: content.text,
+      redirects: response ? redirectsOf(response) : 0,
+      bytes: Buffer.byteLength(html),
+      bodyTruncated: truncated,
+    },
+  };
+}
+
+/**
+ * render() under a hard deadline: a page that blocks its main thread (`while (true) {}`) would otherwise hold a
+ * Playwright call, and the pool's slot, forever. At the deadline the page is closed, which fails every pending call.
+ */
+async function renderWithin(lease: Lease, url: URL, options: BrowserFetcherOptions): Promise<FetchOutcome> {
+  const budget = options.timeoutMs + options.waitMs + RENDER_GRACE_MS;
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    void lease.page.close().catch(() => undefined);
+  }, budget);
+  try {
+    return await render(lease, url, options);
+  } catch (error) {
+    if (expired) return failed({ code: 'upstream_timeout', detail: `${url.host} did not finish rendering within ${budget} ms`, retryable: true });
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function createBrowserFetcher(options: BrowserFetcherOptions): Fetcher {
+  return {
+    name: 'browser',
+    unavailable: () => options.pool.unavailable(),
+    async fetch(url, fetchOptions = {}) {
+      const refused = await checkTarget(options.policy, url);
+      if (refused) return failed(refused);
+      const leased = await options.pool.withPage((lease) => renderWithin(lease, url, options), fetchOptions.signal);
+      if (!leased.ok) return failed({ code: 'fetcher_unavailable', detail: `browser: ${leased.reason}`, retryable: true });
+      return leased.value;
+    },
+  };
+}

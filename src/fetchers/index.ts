@@ -1,0 +1,42 @@
+// Builds the four fetchers and the router from the config; the services layer holds the result and closes it.
+import type { Cache } from '../cache/types.js';
+import { BOT_TOKEN, type Config } from '../config.js';
+import { createAddressPolicy } from '../net/guard.js';
+import type { SafeClient } from '../net/safe-client.js';
+import { createBrowserFetcher } from './browser.js';
+import { createBrowserPool } from './browser-pool.js';
+import { createHtmlFetcher } from './html.js';
+import { createPdfFetcher } from './pdf.js';
+import { createReaderFetcher } from './reader.js';
+import { createRobotsPolicy } from './robots.js';
+import { createRouter } from './router.js';
+
+export type { Router, Routed } from './router.js';
+
+export function createFetchers(config: Config, deps: { client: SafeClient; cache: Cache }) {
+  const { client, cache } = deps;
+  // The same rules as the client's own policy: one flag, the same blocked ranges, the same resolver.
+  const policy = createAddressPolicy({ allowPrivateNetworks: config.FETCH_ALLOW_PRIVATE_NETWORKS });
+  const pool = createBrowserPool({
+    policy,
+    size: config.BROWSER_POOL_SIZE,
+    queueMax: config.BROWSER_QUEUE_MAX,
+    chromiumPath: config.CHROMIUM_PATH,
+    wsEndpoint: config.BROWSER_WS_ENDPOINT,
+    apiKey: config.BROWSER_API_KEY,
+    userAgent: config.USER_AGENT,
+    acquireTimeoutMs: config.FETCH_TIMEOUT_MS,
+  });
+  const router = createRouter({
+    client,
+    policy,
+    fetchers: {
+      html: createHtmlFetcher({ client }),
+      pdf: createPdfFetcher({ client, maxPages: config.PDF_MAX_PAGES }),
+      browser: createBrowserFetcher({ pool, policy, waitMs: config.BROWSER_WAIT_MS, timeoutMs: config.FETCH_TIMEOUT_MS, maxBytes: config.FETCH_MAX_BYTES }),
+      reader: createReaderFetcher({ baseUrl: config.READER_BASE_URL, apiKey: config.READER_API_KEY, timeoutMs: config.FETCH_TIMEOUT_MS, maxBytes: config.FETCH_MAX_BYTES }),
+    },
+    robots: config.ROBOTS_TXT === 'ignore' ? null : createRobotsPolicy({ client, cache, token: BOT_TOKEN }),
+  });
+  return { router, browserPool: pool, close: () => pool.close() };
+}

@@ -1,0 +1,174 @@
+// Chooses the fetcher for a URL by interpreting routes.ts: robots.txt first, then one guarded GET whose response is
+// classified cheapest-first (PDF, challenge, refusal, error, app shell, document), then that finding's chain of fetchers.
+import type { FetchFailure } from '../errors.js';
+import { decodeBody } from '../net/charset.js';
+import type { AddressPolicy } from '../net/guard.js';
+import type { HttpResponse, SafeClient } from '../net/safe-client.js';
+import { detectAppShell, SHELL_MAX_TEXT_CHARS } from './app-shell.js';
+import { checkTarget } from './browser-guard.js';
+import { detectChallenge } from './challenge.js';
+import { isHtmlType, isPdfBody } from './content-type.js';
+import { ACCEPT, statusFailure } from './html.js';
+import type { RobotsPolicy } from './robots.js';
+import { MOVES_ON, REFUSED_STATUSES, ROUTES, type Finding, type Route } from './routes.js';
+import { failed, type Attempt, type Fetcher, type FetcherChoice, type FetcherName, type FetchOutcome, type ResponseConverter } from './types.js';
+
+export interface Routed {
+  fetcher: FetcherName;
+  outcome: FetchOutcome;
+  attempts: Attempt[];
+}
+
+export interface RouteOptions {
+  signal?: AbortSignal;
+  /** `auto` (default) decides by the table; a fetcher name forces that one, with no fallback. */
+  fetcher?: FetcherChoice;
+}
+
+export interface Router {
+  fetch(url: URL, options?: RouteOptions): Promise<Routed>;
+}
+
+export interface RouterDeps {
+  client: SafeClient;
+  policy: AddressPolicy;
+  fetchers: { html: ResponseConverter; pdf: ResponseConverter; browser: Fetcher; reader: Fetcher };
+  /** Null when ROBOTS_TXT=ignore. */
+  robots: RobotsPolicy | null;
+}
+
+const CONVERTERS = new Set<FetcherName>(['html', 'pdf']);
+const ROUTE_BY_FINDING = new Map<Finding, Route>(ROUTES.map((route) => [route.finding, route]));
+const letters = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '').length;
+
+/** What the router learned from its GET. */
+interface Probe {
+  response: HttpResponse;
+  finding: Finding;
+  /** Why (the challenge kind, the app-shell reason), for fetch_info and error details. */
+  why: string | null;
+  /** The html fetcher's conversion, when classification already needed it. */
+  htmlOutcome?: FetchOutcome;
+}
+
+export function createRouter(deps: RouterDeps): Router {
+  const { client, policy, fetchers, robots } = deps;
+
+  /** Classifies a response in ROUTES order; for forced html/pdf only the findings that are never content count. */
+  async function classify(response: HttpResponse, forced: boolean): Promise<Probe> {
+    const contentType = response.headers['content-type'];
+    const pdf = isPdfBody(contentType, response.body, response.url);
+    if (!forced && pdf && response.status < 400) return { response, finding: 'pdf', why: null };
+    // Challenge pages are small: the first 256 KiB hold every marker.
+    const text = pdf ? '' : decodeBody(response.body.subarray(0, 256 * 1024), contentType);
+    const challenge = detectChallenge({ status: response.status, headers: response.headers, html: text });
+    if (challenge) return { response, finding: 'challenge', why: challenge };
+    if (REFUSED_STATUSES.has(response.status)) return { response, finding: forced ? 'error' : 'refused', why: null };
+    if (response.status >= 400) return { response, finding: 'error', why: null };
+    if (forced || !isHtmlType(contentType)) return { response, finding: 'document', why: null };
+    // Most pages have plenty of text once extracted: only the few that do not are examined as possible shells.
+    const htmlOutcome = await fetchers.html.convert(response);
+    if (htmlOutcome.ok && letters(htmlOutcome.page.text) >= SHELL_MAX_TEXT_CHARS) return { response, finding: 'document', why: null, htmlOutcome };
+    const shell = detectAppShell(text);
+    return { response, finding: shell ? 'app_shell' : 'document', why: shell, htmlOutcome };
+  }
+
+  async function get(url: URL, accept: string, signal?: AbortSignal) {
+    return client.request(url, { headers: { accept }, signal });
+  }
+
+  /** Runs a finding's chain; `attempts` may already hold the GET's own (html rejected as a challenge, a shell, a refusal). */
+  async function runChain(url: URL, route: Route, probe: Probe, attempts: Attempt[], signal?: AbortSignal): Promise<Routed> {
+    const failures: FetchFailure[] = [];
+    for (const name of route.chain) {
+      const fetcher = fetchers[name];
+      const why = fetcher.unavailable();
+      if (why) {
+        attempts.push({ fetcher: name, outcome: 'unavailable', ms: 0, detail: why });
+        continue;
+      }
+      const started = performance.now();
+      let outcome: FetchOutcome;
+      if (name === 'html' && probe.htmlOutcome) outcome = probe.htmlOutcome;
+      else if (CONVERTERS.has(name)) outcome = await (fetcher as ResponseConverter).convert(probe.response);
+      else outcome = await fetcher.fetch(url, { signal });
+      const ms = Math.round(performance.now() - started);
+      attempts.push(outcome.ok ? { fetcher: name, outcome: 'ok', ms } : { fetcher: name, outcome: outcome.failure.code, ms, detail: outcome.failure.detail });
+      if (outcome.ok) return finish(name, outcome, attempts);
+      failures.push(outcome.failure);
+      if (!MOVES_ON.has(outcome.failure.code)) return finish(name, outcome, attempts);
+    }
+    return finish(route.chain[0] ?? 'html', otherwise(route, probe, failures, attempts), attempts);
+  }
+
+  function otherwise(route: Route, probe: Probe, failures: FetchFailure[], attempts: Attempt[]): FetchOutcome {
+    const host = probe.response.url.host;
+    const tried = attempts.filter((a) => a.outcome !== 'ok' && a.fetcher !== 'html').map((a) => `${a.fetcher}: ${a.detail ?? a.outcome}`);
+    const fallbacks = tried.length ? `; ${tried.join('; ')}` : '';
+    switch (route.otherwise) {
+      case 'site_status':
+        return failed({ ...statusFailure(probe.response), detail: `${statusFailure(probe.response).detail}${fallbacks}` });
+      case 'blocked_by_site':
+        return failed({ code: 'blocked_by_site', detail: `${host} answered with a bot challenge (${probe.why ?? 'challenge page'})${fallbacks}`, retryable: true });
+      case 'served_html': {
+        if (probe.htmlOutcome?.ok) return probe.htmlOutcome;
+        const real = failures.find((f) => f.code !== 'fetcher_unavailable');
+        if (real) return failed({ ...real, detail: `${real.detail} (the served HTML is an app shell: ${probe.why})` });
+        return failed({ code: 'fetcher_unavailable', detail: `${host} serves an app shell (${probe.why}) that needs JavaScript rendering, and no renderer could run${fallbacks}`, retryable: true });
+      }
+      case 'last_failure':
+        return failed(failures.at(-1) ?? { code: 'fetcher_unavailable', detail: `no fetcher could run for ${host}${fallbacks}`, retryable: true });
+    }
+  }
+
+  /** Puts the attempts where callers see them: on the page (fetch_info) or in the error body, when more than one ran. */
+  function finish(fetcher: FetcherName, outcome: FetchOutcome, attempts: Attempt[]): Routed {
+    if (attempts.length <= 1) return { fetcher, outcome, attempts };
+    if (outcome.ok) return { fetcher, outcome: { ok: true, page: { ...outcome.page, attempts } }, attempts };
+    return { fetcher, outcome: failed({ ...outcome.failure, extra: { ...outcome.failure.extra, attempts } }), attempts };
+  }
+
+  async function routeAuto(url: URL, signal?: AbortSignal): Promise<Routed> {
+    const started = performance.now();
+    const got = await get(url, ACCEPT, signal);
+    if (!got.ok) return { fetcher: 'html', outcome: got, attempts: [] };
+    const probe = await classify(got.response, false);
+    const route = ROUTE_BY_FINDING.get(probe.finding)!;
+    const attempts: Attempt[] = [];
+    // The GET itself counts as the html fetcher's attempt when its answer was not the content.
+    if (probe.finding !== 'document' && probe.finding !== 'pdf') {
+      const outcome = probe.finding === 'refused' || probe.finding === 'error' ? 'upstream_status' : probe.finding;
+      attempts.push({ fetcher: 'html', outcome, ms: Math.round(performance.now() - started), detail: probe.why ?? `${url.host} answered ${got.response.status}` });
+    }
+    return runChain(url, route, probe, attempts, signal);
+  }
+
+  async function routeForced(url: URL, name: FetcherName, signal?: AbortSignal): Promise<Routed> {
+    const fetcher = fetchers[name];
+    const why = fetcher.unavailable();
+    if (why) return { fetcher: name, outcome: failed({ code: 'fetcher_unavailable', detail: `fetcher ${name} cannot run: ${why}`, retryable: true }), attempts: [] };
+    if (!CONVERTERS.has(name)) {
+      // The browser and the reader load the URL elsewhere: the guard checks it here first, as the client would.
+      const refused = await checkTarget(policy, url);
+      if (refused) return { fetcher: name, outcome: failed(refused), attempts: [] };
+      return { fetcher: name, outcome: await fetcher.fetch(url, { signal }), attempts: [] };
+    }
+    const got = await get(url, name === 'pdf' ? `application/pdf, ${ACCEPT}` : ACCEPT, signal);
+    if (!got.ok) return { fetcher: name, outcome: got, attempts: [] };
+    const probe = await classify(got.response, true);
+    if (probe.finding === 'challenge') {
+      return { fetcher: name, outcome: failed({ code: 'blocked_by_site', detail: `${url.host} answered with a bot challenge (${probe.why})`, retryable: true }), attempts: [] };
+    }
+    if (probe.finding === 'error') return { fetcher: name, outcome: failed(statusFailure(got.response)), attempts: [] };
+    return { fetcher: name, outcome: await (fetcher as ResponseConverter).convert(got.response), attempts: [] };
+  }
+
+  return {
+    async fetch(url, options = {}) {
+      const choice = options.fetcher ?? 'auto';
+      const refusal = robots ? await robots.check(url, options.signal) : null;
+      if (refusal) return { fetcher: choice === 'auto' ? 'html' : choice, outcome: failed(refusal), attempts: [] };
+      return choice === 'auto' ? routeAuto(url, options.signal) : routeForced(url, choice, options.signal);
+    },
+  };
+}

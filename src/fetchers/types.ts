@@ -1,0 +1,61 @@
+// The one contract every fetcher (html, reader, browser, pdf) implements, and what the router records about them.
+import type { FetchFailure } from '../errors.js';
+import type { HttpResponse } from '../net/safe-client.js';
+
+export const FETCHER_NAMES = ['html', 'reader', 'browser', 'pdf'] as const;
+export type FetcherName = (typeof FETCHER_NAMES)[number];
+
+/** What a caller may ask for in the request's `fetcher` field. */
+export type FetcherChoice = 'auto' | FetcherName;
+
+/** One fetcher the router tried: `ok`, why it moved on (`app_shell`, `challenge`, `unavailable`…) or the failure code. */
+export interface Attempt {
+  fetcher: FetcherName;
+  outcome: string;
+  ms: number;
+  detail?: string;
+}
+
+/** What a fetcher hands back: content already converted, plus what it learned on the way. */
+export interface FetchedPage {
+  url: string; // final URL, after redirects
+  statusCode: number;
+  contentType: string;
+  title: string | null;
+  description: string | null;
+  language: string | null;
+  markdown: string;
+  text: string;
+  redirects: number;
+  bytes: number;
+  bodyTruncated: boolean;
+  /** Publisher served Markdown that was used as is. */
+  sourceMarkdown?: boolean;
+  /** PDFs: pages in the document (only the first PDF_MAX_PAGES are read), and the author the PDF names. */
+  pageCount?: number;
+  author?: string | null;
+  /** Set by the router when more than one fetcher was tried. */
+  attempts?: Attempt[];
+}
+
+export type FetchOutcome = { ok: true; page: FetchedPage } | { ok: false; failure: FetchFailure };
+
+export interface FetchOptions {
+  signal?: AbortSignal;
+}
+
+export interface Fetcher {
+  readonly name: FetcherName;
+  /** Null when the fetcher can run now; otherwise why not (not configured, no browser installed, queue full…). */
+  unavailable(): string | null;
+  fetch(url: URL, options?: FetchOptions): Promise<FetchOutcome>;
+}
+
+/** Fetchers whose input is one plain GET (html, pdf): the router does that GET once and hands them the response. */
+export interface ResponseConverter extends Fetcher {
+  convert(response: HttpResponse): Promise<FetchOutcome>;
+}
+
+export function failed(failure: FetchFailure): FetchOutcome {
+  return { ok: false, failure };
+}

@@ -1,0 +1,33 @@
+// The one place errors become HTTP responses: framework errors are translated, then errors.ts renders them.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, ValidationError, renderError } from '../errors.js';
+import { toValidationIssues } from './validation.js';
+
+function translate(error: FastifyError): unknown {
+  if (error.validation) return new ValidationError(toValidationIssues(error.validation, error.validationContext ?? 'body'));
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return ValidationError.single(['body', 0], `JSON decode error: ${error.message}`, 'json_invalid');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return ValidationError.single(['body'], 'Field required', 'missing');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large', 'the request body is too large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('unsupported_media_type', 'send the request body as application/json');
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return new AppError('bad_request', error.message);
+  return error;
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const translated = translate(error);
+    const { status, body } = renderError(translated);
+    if (status >= 500) request.log.error({ err: error }, 'unhandled error');
+    if (translated instanceof AppError && translated.options.headers) void reply.headers(translated.options.headers);
+    void reply.code(status).send(body);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send({ detail: `no route for ${request.method} ${request.url.split('?')[0]}`, code: 'not_found' });
+  });
+}

@@ -1,0 +1,20 @@
+// GET /estimate: token count of a URL without downloading its body.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Services } from '../../services/index.js';
+import { EstimateResult, UrlQuery, responses } from '../schemas.js';
+
+export const estimateRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/estimate',
+    {
+      schema: {
+        summary: 'Estimate the token count of a URL without fetching the body',
+        description: 'Exact (confident) when the URL is cached; otherwise from Content-Length via HEAD (or a one-byte ranged GET when HEAD is refused). confident=false when the server sends no length: fetch with max_tokens instead.',
+        tags: ['fetching'],
+        querystring: UrlQuery,
+        response: responses(EstimateResult, [403, 502, 504]),
+      },
+    },
+    async (request) => request.meter.estimate(request.query.url, () => services.estimate(request.query.url)),
+  );
+};

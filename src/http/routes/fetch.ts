@@ -1,0 +1,54 @@
+// POST /fetch and POST /fetch/batch.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { fetchBatch } from '../../services/batch.js';
+import type { Services } from '../../services/index.js';
+import { BatchFetchRequest, BatchResult, FetchRequest, FetchResult, responses } from '../schemas.js';
+
+const FETCH_ERRORS = [403, 413, 415, 422, 502, 503, 504];
+
+export const fetchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.post(
+    '/fetch',
+    {
+      schema: {
+        summary: 'Fetch one URL as LLM-ready Markdown',
+        description: 'Returns the main content of the page with metadata and an exact o200k token count, trimmed to max_tokens when asked; long pages can be read in parts with `cursor`.',
+        tags: ['fetching'],
+        body: FetchRequest,
+        response: responses(FetchResult, FETCH_ERRORS),
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      return request.meter.fetch(body.url, () =>
+        services.fetchService.fetchOne({
+          url: body.url,
+          maxTokens: body.max_tokens,
+          format: body.format,
+          useCache: body.use_cache,
+          cursor: body.cursor,
+          fetcher: body.fetcher,
+        }),
+      );
+    },
+  );
+
+  app.post(
+    '/fetch/batch',
+    {
+      schema: {
+        summary: 'Fetch up to 20 URLs concurrently',
+        description: 'Results come in input order; a URL that fails gets {url, error} and never fails the batch.',
+        tags: ['fetching'],
+        body: BatchFetchRequest,
+        response: responses(BatchResult, [413]),
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      // Billed per URL: a URL the account cannot pay for gets a quota_exceeded error entry (402 if not even one can).
+      const fetchService = await request.meter.batch(services.fetchService);
+      return fetchBatch(fetchService, { urls: body.urls, maxTokensEach: body.max_tokens_each, useCache: body.use_cache });
+    },
+  );
+};

@@ -1,0 +1,222 @@
+// Request and response schemas of the fetch routes: the one source for validation, serialisation and /openapi.json.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+export const MAX_URL_LENGTH = 2083;
+export const MAX_BATCH_URLS = 20;
+export const FORMATS = ['markdown', 'text', 'json'] as const;
+export type Format = (typeof FORMATS)[number];
+const FETCHERS = ['html', 'reader', 'browser', 'pdf'] as const;
+export const FETCHER_CHOICES = ['auto', ...FETCHERS] as const;
+
+const StringEnum = <T extends readonly string[]>(values: T, options: object = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+
+const NullableInt = (min: number, description: string) =>
+  Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: min, default: null, description });
+
+export const Url = Type.String({
+  minLength: 1,
+  maxLength: MAX_URL_LENGTH,
+  format: 'uri',
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+  description: 'An absolute http or https URL.',
+  examples: ['https://example.com/article'],
+});
+
+export const FetchRequest = Type.Object(
+  {
+    url: Url,
+    max_tokens: NullableInt(1, 'Trim the content to at most this many o200k tokens, at a block boundary where possible.'),
+    format: StringEnum(FORMATS, { default: 'markdown', description: 'markdown, text (no Markdown syntax) or json (Markdown plus typed blocks in `document`).' }),
+    use_cache: Type.Boolean({ default: true, description: 'Serve from the cache when a fresh copy exists; false forces a new fetch (and refreshes the cache).' }),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 512, description: 'The `next_cursor` of a trimmed response: returns the next part of the same cached copy.' }),
+    ),
+    fetcher: StringEnum(FETCHER_CHOICES, {
+      default: 'auto',
+      description:
+        'auto (default): the router picks html, pdf, browser (JavaScript-rendered pages) or reader (sites that refuse automated clients), and falls back when one fails. A fetcher name forces that one, without fallback; its result is cached apart from auto.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type FetchRequest = Static<typeof FetchRequest>;
+
+export const BatchFetchRequest = Type.Object(
+  {
+    urls: Type.Array(Url, { minItems: 1, maxItems: MAX_BATCH_URLS }),
+    max_tokens_each: NullableInt(1, 'Trim each result to at most this many tokens.'),
+    use_cache: Type.Boolean({ default: true }),
+  },
+  { additionalProperties: false },
+);
+export type BatchFetchRequest = Static<typeof BatchFetchRequest>;
+
+export const UrlQuery = Type.Object({ url: Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'The page URL.' }) });
+export type UrlQuery = Static<typeof UrlQuery>;
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+const Metadata = Type.Object({
+  title: NullableString,
+  description: NullableString,
+  language: NullableString,
+  url: Type.String({ description: 'Final URL, after redirects.' }),
+  status_code: Type.Integer(),
+  content_type: Type.String(),
+  token_count: Type.Integer({ description: 'o200k_base tokens in the returned content.' }),
+  total_tokens: Type.Integer({ description: 'Tokens in the whole page content, before trimming.' }),
+  truncated: Type.Boolean(),
+  page_count: Type.Optional(Type.Integer({ description: 'PDFs: pages in the document (only the first PDF_MAX_PAGES are read).' })),
+  author: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'PDFs: the author the document names.' })),
+});
+
+const Attempt = Type.Object({
+  fetcher: StringEnum(FETCHERS),
+  outcome: Type.String({ description: 'ok; app_shell, challenge or upstream_status for a GET whose answer was not the content; unavailable; or the error code.' }),
+  ms: Type.Integer(),
+  detail: Type.Optional(Type.String()),
+});
+
+const CacheInfo = Type.Object({
+  hit: Type.Boolean(),
+  cached_at: Type.String({ format: 'date-time' }),
+  expires_at: Type.String({ format: 'date-time' }),
+});
+
+const FetchInfo = Type.Object({
+  fetcher_used: StringEnum(FETCHERS),
+  attempts: Type.Optional(Type.Array(Attempt, { description: 'Every fetcher the router tried, in order, when it tried more than one.' })),
+  fetch_ms: Type.Integer({ description: 'Time the upstream fetch and extraction took (of the original fetch on a cache hit).' }),
+  redirects: Type.Integer(),
+  bytes: Type.Integer({ description: 'Bytes of the (decompressed) body read.' }),
+  body_truncated: Type.Boolean({ description: 'The body was larger than FETCH_MAX_BYTES and was cut there.' }),
+  source_markdown: Type.Boolean({ description: 'The site answered in Markdown, used as is.' }),
+});
+
+const OutlineEntry = Type.Object({ level: Type.Integer(), title: Type.String(), tokens: Type.Integer() });
+
+const DocumentSchema = Type.Object(
+  {
+    blocks: Type.Array(Type.Object({ type: Type.String() }, { additionalProperties: true })),
+    links: Type.Array(Type.Object({ text: Type.String(), url: Type.String() })),
+  },
+  { description: 'format=json only: the returned content as typed blocks.' },
+);
+
+export const FetchResult = Type.Object({
+  url: Type.String({ description: 'The URL as requested.' }),
+  markdown: Type.String({ description: 'The content in the requested format.' }),
+  document: Type.Optional(DocumentSchema),
+  metadata: Metadata,
+  outline: Type.Array(OutlineEntry, { description: 'Headings of the part that was cut, with their token counts.' }),
+  credits: Type.Number({ description: "Price of this result: the fetcher's route price (html 1, reader 2, browser 5, pdf 2), or 0.1 from the cache." }),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` to read the next part; null at the end.' }),
+  cache: CacheInfo,
+  fetch_info: FetchInfo,
+});
+export type FetchResult = Static<typeof FetchResult>;
+
+const BatchError = Type.Object({
+  url: Type.String(),
+  error: Type.Object({ status: Type.Integer(), code: Type.String(), detail: Type.String() }),
+});
+
+export const BatchResult = Type.Object({
+  results: Type.Array(Type.Union([FetchResult, BatchError]), { description: 'One entry per requested URL, in input order.' }),
+});
+
+export const MAX_SEARCH_RESULTS = 10;
+
+export const SearchRequest = Type.Object(
+  {
+    query: Type.String({ minLength: 2, maxLength: 500, description: 'What to search the web for.', examples: ['how to grow tomatoes on a balcony'] }),
+    num_results: Type.Integer({ minimum: 1, maximum: MAX_SEARCH_RESULTS, default: 3, description: 'How many of the top results to fetch.' }),
+    max_tokens_each: Type.Integer({ minimum: 100, maximum: 20000, default: 2000, description: 'Trim each result to at most this many tokens.' }),
+  },
+  { additionalProperties: false },
+);
+export type SearchRequest = Static<typeof SearchRequest>;
+
+const SearchHitFields = {
+  title: Type.String({ description: 'Title as the search provider gave it.' }),
+  url: Type.String({ description: 'Result URL as the search provider gave it.' }),
+  snippet: Type.String({ description: "The provider's snippet." }),
+};
+
+const SearchFetched = Type.Object({
+  ...SearchHitFields,
+  markdown: Type.String(),
+  metadata: Metadata,
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass to POST /fetch with this url as `cursor` to read on.' }),
+  cache: CacheInfo,
+  fetch_info: FetchInfo,
+});
+
+const SearchFailed = Type.Object({ ...SearchHitFields, error: BatchError.properties.error });
+
+export const SearchResult = Type.Object({
+  query: Type.String(),
+  provider: StringEnum(['searxng', 'brave'] as const),
+  results: Type.Array(Type.Union([SearchFetched, SearchFailed]), { description: "In the provider's order; a result that could not be fetched carries `error` instead of content." }),
+  credits: Type.Number({ description: 'Price of this search in credits: 15 for up to 3 results, plus 1 for each further result.' }),
+});
+export type SearchResult = Static<typeof SearchResult>;
+
+export const EstimateResult = Type.Object({
+  url: Type.String(),
+  estimated_tokens: Type.Integer(),
+  confident: Type.Boolean({ description: 'False when the server gave no Content-Length: fetch with max_tokens instead.' }),
+  source: StringEnum(['cache', 'head', 'range'] as const),
+  content_type: NullableString,
+  content_length: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+export const CacheStatus = Type.Object({
+  url: Type.String(),
+  cached: Type.Boolean(),
+  cached_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  fetcher_used: Type.Union([Type.String(), Type.Null()]),
+  token_count: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+export const CacheDeleted = Type.Object({ url: Type.String(), deleted: Type.Boolean() });
+
+const ValidationIssue = Type.Object({
+  loc: Type.Array(Type.Union([Type.String(), Type.Integer()])),
+  msg: Type.String(),
+  type: Type.String(),
+});
+export const HTTPValidationError = Type.Object({ detail: Type.Array(ValidationIssue) }, { $id: 'HTTPValidationError' });
+export const ErrorResponse = Type.Object(
+  { detail: Type.String(), code: Type.String(), retry_hint: Type.Optional(Type.String()) },
+  { $id: 'ErrorResponse', additionalProperties: true },
+);
+
+/**
+ * A request schema as callers should read it (/openapi.json, MCP tool schemas): a field with a default may be left
+ * out, so it is not listed as required. Validation fills defaults in before it checks `required`, so the stricter
+ * list TypeBox derives never fires for those fields; it would only mislead clients into sending every field.
+ */
+export function withOptionalDefaults<T extends object>(schema: T): T {
+  const { properties, required } = schema as { properties?: Record<string, { default?: unknown }>; required?: unknown };
+  if (!properties || !Array.isArray(required)) return schema;
+  const stillRequired = (required as string[]).filter((name) => properties[name]?.default === undefined);
+  const copy = { ...schema } as Record<string | symbol, unknown>;
+  if (stillRequired.length > 0) copy.required = stillRequired;
+  else delete copy.required;
+  return copy as T;
+}
+
+/**
+ * Response map for a route: its 200 schema plus the documented error shapes. A 422 listed in `errorStatuses` is a
+ * route whose content errors are 422 too (no_text_layer, empty_content): either shape, validation's or {detail, code}.
+ */
+export function responses(ok: TSchema, errorStatuses: number[] = []): Record<number, TSchema> {
+  const map: Record<number, TSchema> = { 200: ok, 422: Type.Ref(HTTPValidationError) };
+  for (const status of errorStatuses) {
+    map[status] = status === 422 ? Type.Union([Type.Ref(HTTPValidationError), Type.Ref(ErrorResponse)]) : Type.Ref(ErrorResponse);
+  }
+  return map;
+}

@@ -1,0 +1,84 @@
+// The session cookie (service_session) and the checks for cookie-authenticated routes: a valid session (401
+// invalid_session) and, for state-changing methods, a same-origin request (403 cross_site_request).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { SESSION_TTL_SECONDS } from '../accounts/login.js';
+import { AppError } from '../errors.js';
+import type { Services } from '../services/index.js';
+import type { Account } from '../store/types.js';
+import { ErrorResponse } from './schemas.js';
+
+export const SESSION_COOKIE = 'service_session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on routes behind requireSession. */
+    session: { account: Account; sessionId: number };
+  }
+}
+
+export function readCookie(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    // Our values are base64url, never percent-encoded: taken as sent (a malformed one simply fails verification).
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+function cookieAttributes(publicBaseUrl: string): string {
+  return `HttpOnly; SameSite=Lax; Path=/${publicBaseUrl.startsWith('https://') ? '; Secure' : ''}`;
+}
+
+export function setSessionCookie(reply: FastifyReply, token: string, publicBaseUrl: string): void {
+  void reply.header('set-cookie', `${SESSION_COOKIE}=${token}; ${cookieAttributes(publicBaseUrl)}; Max-Age=${SESSION_TTL_SECONDS}`);
+}
+
+export function clearSessionCookie(reply: FastifyReply, publicBaseUrl: string): void {
+  void reply.header('set-cookie', `${SESSION_COOKIE}=; ${cookieAttributes(publicBaseUrl)}; Max-Age=0`);
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * 403 when a browser says the request comes from another site: Sec-Fetch-Site other than same-origin/none, or an
+ * Origin other than PUBLIC_BASE_URL's or the one the request was addressed to. Clients that send neither (curl,
+ * SDKs) are not browsers and pass.
+ */
+export function refuseCrossSite(request: FastifyRequest, publicBaseUrl: string): void {
+  const site = request.headers['sec-fetch-site'];
+  const origin = request.headers.origin;
+  const sameOrigins = new Set([new URL(publicBaseUrl).origin, `${request.protocol}://${request.host}`]);
+  const crossSite = (site !== undefined && site !== 'same-origin' && site !== 'none') || (origin !== undefined && !sameOrigins.has(origin));
+  if (crossSite) {
+    throw new AppError('cross_site_request', 'this request came from another site; session-authenticated changes are accepted from this site only', {
+      extra: { origin: origin ?? null, sec_fetch_site: site ?? null },
+    });
+  }
+}
+
+/** For the scope of the cookie-authenticated routes: a live session is required, and changes come from this site. */
+export function requireSession(app: FastifyInstance, services: Services): void {
+  const base = services.config.PUBLIC_BASE_URL;
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema ?? {};
+    const response = { ...((schema.response as Record<number, unknown>) ?? {}), 401: Type.Ref(ErrorResponse), 403: Type.Ref(ErrorResponse) };
+    route.schema = { ...schema, response, security: [{ SessionCookie: [] }] } as typeof route.schema;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (STATE_CHANGING.has(request.method)) refuseCrossSite(request, base);
+    const token = readCookie(request, SESSION_COOKIE);
+    const check = await services.accounts.verifySession(token);
+    if (!check.ok) {
+      if (token !== undefined) clearSessionCookie(reply, base);
+      const detail =
+        check.reason === 'missing'
+          ? 'sign in first: POST /auth/login sends a sign-in link; the session cookie service_session comes with it'
+          : 'the session has expired or was signed out; sign in again (POST /auth/login)';
+      throw new AppError('invalid_session', detail);
+    }
+    request.session = { account: check.account, sessionId: check.sessionId };
+  });
+}

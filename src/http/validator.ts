@@ -1,0 +1,18 @@
+// Request validation: JSON bodies are checked strictly (42 is not a URL, "5" is not a number), while path and query
+// values, which arrive as strings, are coerced to their declared types.
+import { Ajv, type Options } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+function createAjv(options: Options): Ajv {
+  // Unknown body fields are refused (422 extra_forbidden) rather than silently dropped, so a typo never goes unnoticed.
+  const ajv = new Ajv({ removeAdditional: false, useDefaults: true, allErrors: true, strict: false, ...options });
+  addFormats.default(ajv);
+  return ajv;
+}
+
+export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
+  const strict = createAjv({ coerceTypes: false });
+  const coercing = createAjv({ coerceTypes: 'array' });
+  return ({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema as object);
+}

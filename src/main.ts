@@ -1,0 +1,33 @@
+// Process entry: load config, build services and app, listen, and close everything on SIGTERM/SIGINT.
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createServices } from './services/index.js';
+
+export async function startServer(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`fetchdown: invalid configuration: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const services = createServices(config);
+  const app = await buildApp(services);
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await services.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  await app.listen({ port: config.PORT, host: config.HOST });
+}
+
+// Runs when this file is the process entry (node dist/main.js, tsx src/main.ts); `fetchdown serve` imports it instead.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) void startServer();

@@ -1,0 +1,86 @@
+// createMcpServer(operations): the Fetchdown MCP server, independent of transport (stdio and POST /mcp only mount it).
+// Built on the SDK's low-level Server rather than McpServer on purpose: tools keep the HTTP API's JSON Schemas and
+// its validation, so limits and error details are the same on both surfaces instead of being copied into zod.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { API_VERSION } from '../version.js';
+import { ValidationError, renderError } from '../errors.js';
+import type { BatchFetchRequest, FetchRequest, SearchRequest } from '../http/schemas.js';
+import type { Operations } from './operations.js';
+import { RemoteApiError } from './remote-operations.js';
+import { renderBatch, renderEstimate, renderFetch, renderSearch } from './render.js';
+import { TOOLS, findTool, listTools, type ToolName } from './tools.js';
+import { validateArguments } from './validate.js';
+
+const INSTRUCTIONS =
+  'Fetchdown turns web pages into clean Markdown with exact token counts. Use fetch_url for one URL, fetch_multiple for several, search_and_fetch when you have a question but no URL, and estimate_tokens to check a page size before fetching it. Cap large pages with max_tokens and read on with next_cursor.';
+
+type Handler = (operations: Operations, args: unknown) => Promise<{ structured: object; text: string }>;
+
+const HANDLERS: Record<ToolName, Handler> = {
+  fetch_url: async (ops, args) => {
+    const page = await ops.fetchUrl(args as FetchRequest);
+    return { structured: page, text: renderFetch(page) };
+  },
+  estimate_tokens: async (ops, args) => {
+    const estimate = await ops.estimate(args as { url: string });
+    return { structured: estimate, text: renderEstimate(estimate) };
+  },
+  fetch_multiple: async (ops, args) => {
+    const batch = await ops.fetchMultiple(args as BatchFetchRequest);
+    return { structured: batch, text: renderBatch(batch) };
+  },
+  search_and_fetch: async (ops, args) => {
+    const search = await ops.searchAndFetch(args as SearchRequest);
+    return { structured: search, text: renderSearch(search) };
+  },
+};
+
+/** Any failure as the HTTP API would answer it (status and body), plus a summary a model or a person can act on. */
+export function describeFailure(error: unknown): { status: number; body: Record<string, unknown>; summary: string } {
+  const { status, body } = error instanceof RemoteApiError ? { status: error.status, body: error.body } : (renderError(error) as { status: number; body: Record<string, unknown> });
+  let summary: string;
+  if (Array.isArray(body.detail)) {
+    const issues = (body.detail as ValidationError['issues']).map((i) => `- ${i.loc.join('.')}: ${i.msg}`);
+    summary = `Error ${status} validation_error: invalid arguments\n${issues.join('\n')}`;
+  } else {
+    summary = `Error ${status} ${String(body.code ?? 'error')}: ${String(body.detail)}`;
+    if (typeof body.retry_hint === 'string') summary += `\nNext step: ${body.retry_hint}`;
+  }
+  return { status, body, summary };
+}
+
+/** A failed call as a tool result: the summary, then the HTTP error body itself. */
+export function toToolError(error: unknown): CallToolResult {
+  const { status, body, summary } = describeFailure(error);
+  return { isError: true, content: [{ type: 'text', text: `${summary}\n\n${JSON.stringify({ status, ...body })}` }] };
+}
+
+export interface McpServerOptions {
+  /** Told about failures that were not foreseen (they reach the model as an opaque internal error). */
+  logError?: (error: unknown) => void;
+}
+
+export function createMcpServer(operations: Operations, options: McpServerOptions = {}): Server {
+  const server = new Server({ name: 'fetchdown', title: 'Fetchdown', version: API_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const tools = listTools();
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const tool = findTool(request.params.name);
+    // An unknown tool is a protocol error (the client asked for something that is not listed), not a tool result.
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}"; the tools are ${TOOLS.map((t) => t.name).join(', ')}`);
+    try {
+      const args = validateArguments(tool, request.params.arguments);
+      const { structured, text } = await HANDLERS[tool.name](operations, args);
+      return { content: [{ type: 'text', text }], structuredContent: structured as Record<string, unknown> };
+    } catch (error) {
+      const result = toToolError(error);
+      if (!(error instanceof RemoteApiError) && renderError(error).status === 500) options.logError?.(error);
+      return result;
+    }
+  });
+
+  return server;
+}

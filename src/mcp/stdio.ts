@@ -1,0 +1,40 @@
+// The MCP server on stdin/stdout (`fetchdown mcp`, `npm run mcp`): stdout carries nothing but the protocol, every log
+// line goes to stderr, and the process ends when the client closes stdin.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Config } from '../config.js';
+import { createOperations } from './operations.js';
+import { createMcpServer } from './server.js';
+
+function log(line: string): void {
+  process.stderr.write(`fetchdown mcp: ${line}\n`);
+}
+
+/** A stray console.log in any dependency would corrupt the protocol stream; send it to stderr instead. */
+function keepStdoutForProtocol(): void {
+  const toStderr = (...args: unknown[]) => process.stderr.write(`${args.map(String).join(' ')}\n`);
+  Object.assign(globalThis.console, { log: toStderr, info: toStderr, debug: toStderr });
+}
+
+export async function runStdioServer(config: Config): Promise<void> {
+  keepStdoutForProtocol();
+  const handle = createOperations(config);
+  const server = createMcpServer(handle.operations, { logError: (error) => log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`) });
+  let closing = false;
+  const shutdown = async (reason: string) => {
+    if (closing) return;
+    closing = true;
+    log(`closing (${reason})`);
+    await server.close().catch(() => {});
+    await handle.close();
+    process.exit(0);
+  };
+  process.stdin.once('end', () => void shutdown('stdin closed'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  await server.connect(new StdioServerTransport());
+  const where =
+    handle.mode === 'remote'
+      ? `remote mode, calling ${config.FETCHDOWN_API_URL}`
+      : `local mode, fetching in this process; search: ${config.SEARCH_PROVIDER ?? 'not configured'}`;
+  log(`ready on stdio (${where})`);
+}

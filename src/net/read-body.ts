@@ -1,0 +1,90 @@
+// Reads a response body through its Content-Encoding decoders and stops at a byte limit of DECODED output,
+// so a small compressed "bomb" cannot inflate into memory: zlib streams only decode as fast as we pull.
+import { Readable, pipeline } from 'node:stream';
+import zlib from 'node:zlib';
+
+export interface ReadBody {
+  body: Buffer;
+  truncated: boolean;
+}
+
+/** Raised when the response uses an encoding we did not offer; the client reports it as unsupported content. */
+export class UnsupportedEncodingError extends Error {
+  constructor(readonly encoding: string) {
+    super(`unsupported content-encoding ${encoding}`);
+  }
+}
+
+// Sync flush, as browsers do, so a body cut short by the server still yields what arrived instead of an error.
+const ZLIB_LENIENT = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+const BROTLI_LENIENT = { flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH };
+
+/** "deflate" is meant to be zlib-wrapped (RFC 1950) but some servers send raw deflate; the first two bytes tell. */
+function hasZlibHeader(first: Buffer): boolean {
+  const cmf = first[0];
+  const flg = first[1];
+  return cmf !== undefined && flg !== undefined && (cmf & 0x0f) === 8 && (cmf * 256 + flg) % 31 === 0;
+}
+
+function createDecoder(encoding: string, first: Buffer): NodeJS.ReadWriteStream {
+  switch (encoding) {
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.createGunzip(ZLIB_LENIENT);
+    case 'deflate':
+      return hasZlibHeader(first) ? zlib.createInflate(ZLIB_LENIENT) : zlib.createInflateRaw(ZLIB_LENIENT);
+    case 'br':
+      return zlib.createBrotliDecompress(BROTLI_LENIENT);
+    default:
+      throw new UnsupportedEncodingError(encoding);
+  }
+}
+
+async function* prepend(first: Buffer, rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
+  yield first;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+}
+
+/** One decoding layer, pulled on demand; an empty body stays empty (no "unexpected end of file" for 204s). */
+async function* decodeLayer(source: AsyncIterable<Buffer>, encoding: string): AsyncGenerator<Buffer> {
+  const chunks = source[Symbol.asyncIterator]();
+  const first = await chunks.next();
+  if (first.done) return;
+  const decoder = createDecoder(encoding, first.value);
+  // pipeline forwards errors and destroys both ends when we stop early; errors surface through iteration below.
+  const decoded = pipeline(Readable.from(prepend(first.value, chunks)), decoder, () => {});
+  for await (const chunk of decoded) yield chunk as Buffer;
+}
+
+/** Content-Encoding lists codings in the order applied, so they are undone from last to first. */
+export function parseEncodings(header: string | undefined): string[] {
+  return (header ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== '' && e !== 'identity')
+    .reverse();
+}
+
+/**
+ * Reads at most `maxBytes` decoded bytes from `raw`. Stopping early ends the iteration, which destroys the
+ * decoders and the raw stream (and with it the connection), so nothing more is downloaded.
+ */
+export async function readBody(raw: Readable, encodings: string[], maxBytes: number): Promise<ReadBody> {
+  let decoded: AsyncIterable<Buffer> = raw;
+  for (const encoding of encodings) decoded = decodeLayer(decoded, encoding);
+  const parts: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of decoded) {
+      if (size + chunk.length > maxBytes) {
+        parts.push(chunk.subarray(0, maxBytes - size));
+        return { body: Buffer.concat(parts, maxBytes), truncated: true };
+      }
+      parts.push(chunk);
+      size += chunk.length;
+    }
+    return { body: Buffer.concat(parts, size), truncated: false };
+  } finally {
+    raw.destroy();
+  }
+}

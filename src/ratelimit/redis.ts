@@ -1,0 +1,32 @@
+// Rate-limit counters in Redis, shared by every process: one INCR and, on a window's first hit, its expiry, atomically.
+import { Redis } from 'ioredis';
+import { decide, type RateLimiter } from './types.js';
+
+const HIT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {count, ttl}`;
+
+export function createRedisRateLimiter(options: { url: string; prefix?: string; onError?: (error: unknown) => void }): RateLimiter {
+  const prefix = options.prefix ?? 'fetchdown:ratelimit:';
+  const redis = new Redis(options.url, { maxRetriesPerRequest: 1, commandTimeout: 2000, lazyConnect: false });
+  redis.on('error', () => undefined); // reported per command below; ioredis reconnects by itself
+  return {
+    kind: 'redis',
+    async hit(key, limit, windowSeconds) {
+      try {
+        const [count, ttl] = (await redis.eval(HIT, 1, prefix + key, String(windowSeconds * 1000))) as [number, number];
+        return decide(count, limit, ttl);
+      } catch (error) {
+        // Fail open: an unreachable Redis must not take the API down; /ready reports it through the cache check.
+        options.onError?.(error);
+        return decide(0, limit, windowSeconds * 1000);
+      }
+    },
+    async close() {
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,40 @@
+// Cursors for reading a long page in parts: they point into one cached copy, so part 2 always matches part 1.
+import { createHash } from 'node:crypto';
+import { ValidationError } from '../errors.js';
+import type { Format } from '../http/schemas.js';
+
+export interface Cursor {
+  key: string; // hash of the cache key: a cursor only works for the URL it came from
+  storedAt: number; // which cached copy
+  offset: number; // where the next part starts in that copy's content
+  format: Format;
+}
+
+const LOC = ['body', 'cursor'];
+
+export function hashKey(cacheKey: string): string {
+  return createHash('sha256').update(cacheKey).digest('base64url').slice(0, 16);
+}
+
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([1, cursor.key, cursor.storedAt, cursor.offset, cursor.format])).toString('base64url');
+}
+
+export function decodeCursor(raw: string): Cursor {
+  let parts: unknown;
+  try {
+    parts = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+  } catch {
+    parts = null;
+  }
+  if (!Array.isArray(parts) || parts[0] !== 1) throw ValidationError.single(LOC, 'Cursor is malformed: pass next_cursor exactly as it was returned', 'cursor_invalid');
+  const [, key, storedAt, offset, format] = parts as [number, unknown, unknown, unknown, unknown];
+  if (typeof key !== 'string' || !Number.isSafeInteger(storedAt) || !Number.isSafeInteger(offset) || (offset as number) < 0 || !['markdown', 'text', 'json'].includes(format as string)) {
+    throw ValidationError.single(LOC, 'Cursor is malformed: pass next_cursor exactly as it was returned', 'cursor_invalid');
+  }
+  return { key, storedAt: storedAt as number, offset: offset as number, format: format as Format };
+}
+
+export function cursorError(msg: string): ValidationError {
+  return ValidationError.single(LOC, msg, 'cursor_invalid');
+}

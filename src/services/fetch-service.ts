@@ -1,0 +1,126 @@
+// The fetch use case: cache lookup, one shared upstream fetch per URL, the router, and rendering per request.
+import type { Cache, CacheHit } from '../cache/types.js';
+import type { Config } from '../config.js';
+import { ValidationError, failureToError } from '../errors.js';
+import type { Router } from '../fetchers/router.js';
+import { FETCHER_NAMES, type FetcherChoice } from '../fetchers/types.js';
+import type { FetchResult, Format } from '../http/schemas.js';
+import { normalizeUrl } from '../net/normalize-url.js';
+import { createLimiter } from '../util/limiter.js';
+import { createSingleFlight } from '../util/single-flight.js';
+import { cursorError, decodeCursor, hashKey } from './cursor.js';
+import { renderResult, toStoredPage, type StoredPage } from './render.js';
+
+export interface FetchOne {
+  url: string;
+  maxTokens: number | null;
+  format: Format;
+  useCache: boolean;
+  cursor?: string;
+  /** A fetcher the caller forces; `auto` (the default) lets the router choose. */
+  fetcher?: FetcherChoice;
+}
+
+export interface CacheStatus {
+  url: string;
+  cached: boolean;
+  cached_at: string | null;
+  expires_at: string | null;
+  fetcher_used: string | null;
+  token_count: number | null;
+}
+
+/** Content extraction version: bump when extraction changes so old cached renderings are not served. */
+const EXTRACTION_VERSION = 2;
+
+/** Parses a caller's URL, answering 422 at `loc` when it is not an absolute http(s) URL. */
+export function parseTargetUrl(raw: string, loc: (string | number)[]): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw ValidationError.single(loc, 'Input should be a valid URL', 'url_parsing');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw ValidationError.single(loc, "URL scheme should be 'http' or 'https'", 'url_scheme');
+  }
+  return url;
+}
+
+/** A forced fetcher gets its own entry: its content differs from the router's choice and must not stand in for it. */
+export function pageCacheKey(url: URL, fetcher: FetcherChoice = 'auto'): string {
+  return `page:v${EXTRACTION_VERSION}:${fetcher === 'auto' ? '' : `fetcher=${fetcher}:`}${normalizeUrl(url)}`;
+}
+
+export function createFetchService(deps: { config: Config; cache: Cache; router: Router }) {
+  const { config, cache, router } = deps;
+  const inflight = createSingleFlight<CacheHit<StoredPage>>();
+  const limiter = createLimiter(config.FETCH_CONCURRENCY);
+
+  async function fetchFresh(url: URL, key: string, fetcher: FetcherChoice): Promise<CacheHit<StoredPage>> {
+    return inflight.run(key, () =>
+      limiter.run(async () => {
+        const started = performance.now();
+        const routed = await router.fetch(url, { fetcher });
+        if (!routed.outcome.ok) throw failureToError(routed.outcome.failure);
+        const stored = toStoredPage(routed.outcome.page, routed.fetcher, Math.round(performance.now() - started));
+        return cache.set(key, stored, config.CACHE_TTL_SECONDS);
+      }),
+    );
+  }
+
+  async function loadPage(url: URL, key: string, useCache: boolean, fetcher: FetcherChoice): Promise<{ entry: CacheHit<StoredPage>; hit: boolean }> {
+    if (useCache) {
+      const cached = await cache.get<StoredPage>(key);
+      if (cached) return { entry: cached, hit: true };
+    }
+    return { entry: await fetchFresh(url, key, fetcher), hit: false };
+  }
+
+  async function fetchOne(request: FetchOne, loc: (string | number)[] = ['body', 'url']): Promise<FetchResult> {
+    const url = parseTargetUrl(request.url, loc);
+    const fetcher = request.fetcher ?? 'auto';
+    const key = pageCacheKey(url, fetcher);
+    const keyHash = hashKey(key);
+    if (request.cursor !== undefined) {
+      const cursor = decodeCursor(request.cursor);
+      if (cursor.key !== keyHash) throw cursorError('Cursor belongs to another URL: pass it with the URL it was returned for');
+      if (cursor.format !== request.format) throw cursorError(`Cursor was issued for format '${cursor.format}': repeat that format`);
+      const entry = await cache.get<StoredPage>(key);
+      if (!entry || entry.storedAt !== cursor.storedAt) {
+        throw cursorError('Cursor has expired: the cached copy it points into is gone; fetch the URL again without a cursor');
+      }
+      const length = (request.format === 'text' ? entry.value.text : entry.value.markdown).length;
+      if (cursor.offset > length) throw cursorError('Cursor is malformed: pass next_cursor exactly as it was returned');
+      return renderResult(entry, { requestUrl: request.url, keyHash, format: request.format, maxTokens: request.maxTokens, offset: cursor.offset, hit: true });
+    }
+    const { entry, hit } = await loadPage(url, key, request.useCache, fetcher);
+    return renderResult(entry, { requestUrl: request.url, keyHash, format: request.format, maxTokens: request.maxTokens, offset: 0, hit });
+  }
+
+  async function lookupCached(url: URL): Promise<CacheHit<StoredPage> | null> {
+    return cache.get<StoredPage>(pageCacheKey(url));
+  }
+
+  async function cacheStatus(rawUrl: string): Promise<CacheStatus> {
+    const entry = await lookupCached(parseTargetUrl(rawUrl, ['query', 'url']));
+    return {
+      url: rawUrl,
+      cached: entry !== null,
+      cached_at: entry ? new Date(entry.storedAt).toISOString() : null,
+      expires_at: entry ? new Date(entry.expiresAt).toISOString() : null,
+      fetcher_used: entry?.value.fetcher ?? null,
+      token_count: entry?.value.tokens.markdown ?? null,
+    };
+  }
+
+  async function deleteCached(rawUrl: string): Promise<{ url: string; deleted: boolean }> {
+    const url = parseTargetUrl(rawUrl, ['query', 'url']);
+    const deleted = await Promise.all((['auto', ...FETCHER_NAMES] as const).map((fetcher) => cache.delete(pageCacheKey(url, fetcher))));
+    return { url: rawUrl, deleted: deleted.some(Boolean) };
+  }
+
+  return { fetchOne, lookupCached, cacheStatus, deleteCached };
+}
+
+export type FetchService = ReturnType<typeof createFetchService>;

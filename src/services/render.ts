@@ -1,0 +1,75 @@
+// Turns one cached page into the API's fetch result: picks the format, trims to the budget, adds cursor and outline.
+import type { CacheHit } from '../cache/types.js';
+import { markdownToDocument } from '../extract/index.js';
+import type { FetchedPage, FetcherName } from '../fetchers/types.js';
+import type { FetchResult, Format } from '../http/schemas.js';
+import { fetchMillicredits, toCredits } from '../pricing.js';
+import { countTokens } from '../tokens/count.js';
+import { takePart } from '../tokens/trim.js';
+import { encodeCursor } from './cursor.js';
+
+/** What the cache holds per URL: the whole content in both renderings, counted once. */
+export interface StoredPage extends FetchedPage {
+  fetcher: FetcherName;
+  fetchMs: number;
+  tokens: { markdown: number; text: number };
+}
+
+export function toStoredPage(page: FetchedPage, fetcher: FetcherName, fetchMs: number): StoredPage {
+  return { ...page, fetcher, fetchMs, tokens: { markdown: countTokens(page.markdown), text: countTokens(page.text) } };
+}
+
+export interface RenderOptions {
+  requestUrl: string;
+  keyHash: string;
+  format: Format;
+  maxTokens: number | null;
+  offset: number;
+  hit: boolean;
+}
+
+export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions): FetchResult {
+  const page = entry.value;
+  const useText = options.format === 'text';
+  const content = useText ? page.text : page.markdown;
+  const total = useText ? page.tokens.text : page.tokens.markdown;
+  const whole = options.offset === 0 && (options.maxTokens === null || options.maxTokens >= total);
+  const part = whole
+    ? { content, tokenCount: total, truncated: false, nextOffset: null, outline: [] }
+    : takePart(content, options.offset, options.maxTokens);
+  const result: FetchResult = {
+    url: options.requestUrl,
+    markdown: part.content,
+    metadata: {
+      title: page.title,
+      description: page.description,
+      language: page.language,
+      url: page.url,
+      status_code: page.statusCode,
+      content_type: page.contentType,
+      token_count: part.tokenCount,
+      total_tokens: total,
+      truncated: part.truncated,
+    },
+    outline: part.outline,
+    credits: toCredits(fetchMillicredits(page.fetcher, options.hit)),
+    next_cursor:
+      part.nextOffset === null
+        ? null
+        : encodeCursor({ key: options.keyHash, storedAt: entry.storedAt, offset: part.nextOffset, format: options.format }),
+    cache: { hit: options.hit, cached_at: new Date(entry.storedAt).toISOString(), expires_at: new Date(entry.expiresAt).toISOString() },
+    fetch_info: {
+      fetcher_used: page.fetcher,
+      fetch_ms: page.fetchMs,
+      redirects: page.redirects,
+      bytes: page.bytes,
+      body_truncated: page.bodyTruncated,
+      source_markdown: page.sourceMarkdown ?? false,
+    },
+  };
+  if (page.pageCount !== undefined) result.metadata.page_count = page.pageCount;
+  if (page.author !== undefined) result.metadata.author = page.author;
+  if (page.attempts && page.attempts.length > 1) result.fetch_info.attempts = page.attempts;
+  if (options.format === 'json') result.document = markdownToDocument(part.content);
+  return result;
+}

@@ -1,0 +1,73 @@
+// The search use case: ask the configured provider, then fetch its top results concurrently through the same
+// pipeline as /fetch (cache, router, SSRF guard), each trimmed; a result that fails carries its error, never the search's.
+import { AppError, ValidationError, renderError } from '../errors.js';
+import type { FetchResult, SearchResult } from '../http/schemas.js';
+import { searchCredits } from '../pricing.js';
+import type { SearchHit, SearchProvider } from '../search/types.js';
+import type { FetchService } from './fetch-service.js';
+
+export interface SearchOptions {
+  query: string;
+  numResults: number;
+  maxTokensEach: number;
+}
+
+type SearchItem = SearchResult['results'][number];
+
+/** Names every variable, so an operator can act on the 503 without reading the docs. */
+export const SEARCH_NOT_CONFIGURED =
+  'web search is not configured on this server: set SEARCH_PROVIDER=searxng with SEARCH_BASE_URL (a SearXNG instance), or SEARCH_PROVIDER=brave with SEARCH_API_KEY (a Brave Search API key)';
+
+function describeError(error: unknown): { status: number; code: string; detail: string } {
+  if (error instanceof ValidationError) return { status: 422, code: 'validation_error', detail: error.issues.map((i) => i.msg).join('; ') };
+  const { status, body } = renderError(error);
+  const code = error instanceof AppError ? error.code : 'internal_error';
+  return { status, code, detail: typeof body.detail === 'string' ? body.detail : 'internal error' };
+}
+
+function toItem(hit: SearchHit, page: FetchResult): SearchItem {
+  return {
+    title: hit.title || (page.metadata.title ?? ''),
+    url: hit.url,
+    snippet: hit.snippet,
+    markdown: page.markdown,
+    metadata: page.metadata,
+    next_cursor: page.next_cursor,
+    cache: page.cache,
+    fetch_info: page.fetch_info,
+  };
+}
+
+export function createSearchService(deps: { provider: SearchProvider | null; fetchService: FetchService }) {
+  const { provider, fetchService } = deps;
+
+  return async function searchAndFetch(options: SearchOptions, signal?: AbortSignal): Promise<SearchResult> {
+    if (!provider) throw new AppError('search_not_configured', SEARCH_NOT_CONFIGURED);
+    const outcome = await provider.search(options.query, options.numResults, signal);
+    if (!outcome.ok) {
+      throw new AppError('search_failed', `the search provider failed: ${outcome.failure.detail}`, {
+        retryHint: outcome.failure.retryable ? 'retry later' : undefined,
+      });
+    }
+    const hits = outcome.results.slice(0, options.numResults);
+    // Providers sometimes list one page twice; it is fetched once.
+    const byUrl = new Map<string, Promise<FetchResult>>();
+    const items = hits.map(async (hit, index): Promise<SearchItem> => {
+      let pending = byUrl.get(hit.url);
+      if (!pending) {
+        pending = fetchService.fetchOne({ url: hit.url, maxTokens: options.maxTokensEach, format: 'markdown', useCache: true }, ['results', index, 'url']);
+        byUrl.set(hit.url, pending);
+      }
+      try {
+        return toItem(hit, await pending);
+      } catch (error) {
+        return { ...hit, error: describeError(error) };
+      }
+    });
+    const results = await Promise.all(items);
+    const fetched = results.filter((r) => !('error' in r)).length;
+    return { query: options.query, provider: provider.name, results, credits: searchCredits(fetched) };
+  };
+}
+
+export type SearchService = ReturnType<typeof createSearchService>;

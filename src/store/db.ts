@@ -1,0 +1,88 @@
+// The account store: one Kysely instance over SQLite (embedded default, a file under DATA_DIR) or Postgres
+// (DATABASE_URL=postgres://…), versioned migrations run at start-up, and a write transaction that serialises writers.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { listMigrations } from './migrations/index.js';
+import type { Database } from './types.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Store {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Applies every pending migration; safe when several processes start at once. */
+  migrate(): Promise<void>;
+  /**
+   * Runs `work` in one transaction that other writers wait for: SQLite takes the write lock up front (BEGIN
+   * IMMEDIATE), Postgres relies on the row locks `work` takes (see lockRow). Use only the handle passed in.
+   */
+  transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/** bigint and numeric (what sum() returns) as JS numbers: our values are millicredits and milliseconds, far below 2^53. */
+const pgTypes = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID || oid === NUMERIC_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'),
+};
+
+export function createStore(options: { databaseUrl?: string; dataDir: string }): Store {
+  const postgres = options.databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(options.databaseUrl);
+  const dialect: Dialect = postgres ? 'postgres' : 'sqlite';
+  let db: Kysely<Database>;
+  if (postgres) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types: pgTypes });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    mkdirSync(options.dataDir, { recursive: true });
+    const file = new SqliteDatabase(join(options.dataDir, 'accounts.sqlite'));
+    file.pragma('journal_mode = WAL');
+    file.pragma('synchronous = NORMAL');
+    file.pragma('busy_timeout = 5000');
+    file.pragma('foreign_keys = ON');
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  }
+
+  async function transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    if (dialect === 'postgres') return db.transaction().execute(work);
+    return db.connection().execute(async (conn) => {
+      await sql`begin immediate`.execute(conn);
+      try {
+        const result = await work(conn);
+        await sql`commit`.execute(conn);
+        return result;
+      } catch (error) {
+        await sql`rollback`.execute(conn);
+        throw error;
+      }
+    });
+  }
+
+  return {
+    db,
+    dialect,
+    async migrate() {
+      // Kysely looks for its migration tables in every schema unless told which: name the connection's own, so
+      // several schemas in one database (tenants, parallel test runs) each keep their own migration state.
+      const migrationTableSchema =
+        dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+      const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => listMigrations(dialect) } });
+      const { error } = await migrator.migrateToLatest();
+      if (error) throw error instanceof Error ? error : new Error(`database migration failed: ${String(error)}`);
+    },
+    transaction,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,14 @@
+// The versioned migrations, in order. Add a file NNNN-name.ts and list it here; applied ones never change.
+import type { Kysely, Migration } from 'kysely';
+import type { Dialect } from '../db.js';
+import * as m0001 from './0001-accounts.js';
+
+type Step = { up(dialect: Dialect): (db: Kysely<any>) => Promise<void> };
+
+const STEPS: Record<string, Step> = {
+  '0001-accounts': m0001,
+};
+
+export function listMigrations(dialect: Dialect): Record<string, Migration> {
+  return Object.fromEntries(Object.entries(STEPS).map(([name, step]) => [name, { up: step.up(dialect) }]));
+}

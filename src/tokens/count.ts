@@ -1,0 +1,80 @@
+// Exact o200k_base token counts (what tiktoken, the reference, returns) on top of gpt-tokenizer's fast pure-JS BPE.
+import { countTokens as countFast, encode as encodeFast, isWithinTokenLimit } from 'gpt-tokenizer/encoding/o200k_base';
+import ranks from 'gpt-tokenizer/bpeRanks/o200k_base';
+import { countDivergent, DIVERGENT } from './tiktoken-compat.js';
+
+// Special-token strings such as <|endoftext|> inside fetched pages are plain text, as in tiktoken's encode_ordinary.
+// gpt-tokenizer would throw on them by default; its option objects cost a little per call, so only pass one when needed.
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+const mayHoldSpecial = (text: string) => text.includes('<|');
+
+function countPlain(text: string): number {
+  return mayHoldSpecial(text) ? countFast(text, AS_TEXT) : countFast(text);
+}
+
+export function countTokens(text: string): number {
+  return DIVERGENT.test(text) ? countDivergent(text, countPlain) : countPlain(text);
+}
+
+/** The exact count when it is at most `limit`; otherwise some number above `limit`, found without counting it all. */
+export function countTokensUpTo(text: string, limit: number): number {
+  if (DIVERGENT.test(text)) return countTokens(text);
+  const within = isWithinTokenLimit(text, limit, mayHoldSpecial(text) ? AS_TEXT : undefined);
+  return within === false ? limit + 1 : within;
+}
+
+/**
+ * Length (UTF-16 units) of a prefix of `text` that ends on a token boundary, never inside a character, and counts at
+ * most `budget` tokens: the text of its first `budget` tokens, or of fewer when that text alone encodes to more.
+ */
+export function fitTokens(text: string, budget: number): number {
+  if (budget <= 0) return 0;
+  // Encode a window that grows until it holds more than `budget` tokens, rather than a possibly huge whole text.
+  let window = Math.min(text.length, budget * 8 + 16);
+  let tokens: number[];
+  for (;;) {
+    window = endOnCharacter(text, window);
+    tokens = encodeFast(text.slice(0, window), AS_TEXT);
+    if (tokens.length > budget || window >= text.length) break;
+    window = Math.min(text.length, window * 2);
+  }
+  let keep = Math.min(budget, tokens.length);
+  for (;;) {
+    const end = charsInBytes(text, byteLength(tokens, keep));
+    // A prefix can encode differently from the whole (and gpt-tokenizer differs from tiktoken on rare characters),
+    // so the exact count decides; back off by the overshoot until it fits.
+    const count = countTokens(text.slice(0, end));
+    if (count <= budget) return end;
+    keep -= Math.max(1, count - budget);
+  }
+}
+
+/** Moves `end` back by one when it would split a surrogate pair. */
+function endOnCharacter(text: string, end: number): number {
+  const unit = text.charCodeAt(end - 1);
+  return end < text.length && unit >= 0xd800 && unit <= 0xdbff ? end - 1 : end;
+}
+
+function byteLength(tokens: number[], count: number): number {
+  let bytes = 0;
+  for (let i = 0; i < count; i++) {
+    const token = ranks[tokens[i]!]!;
+    bytes += typeof token === 'string' ? Buffer.byteLength(token, 'utf8') : token.length;
+  }
+  return bytes;
+}
+
+/** How many UTF-16 units of `text` fit in its first `bytes` UTF-8 bytes, counting only whole characters. */
+function charsInBytes(text: string, bytes: number): number {
+  let used = 0;
+  let i = 0;
+  while (i < text.length) {
+    const code = text.codePointAt(i)!;
+    // A lone surrogate is encoded as U+FFFD: 3 bytes, one unit.
+    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (used + size > bytes) break;
+    used += size;
+    i += size === 4 ? 2 : 1;
+  }
+  return i;
+}

@@ -1,0 +1,130 @@
+// Reading long content in parts: each part ends at a block boundary within a token budget, and comes with an outline
+// (headings and their token counts) of what is left, so a reader can decide whether to read on.
+import { LRUCache } from 'lru-cache';
+import { splitBlocks, type Block } from './blocks.js';
+import { countTokens, countTokensUpTo, fitTokens } from './count.js';
+
+export interface OutlineEntry {
+  level: number;
+  title: string;
+  tokens: number;
+}
+
+export interface TrimResult {
+  content: string;
+  tokenCount: number;
+  truncated: boolean;
+  nextOffset: number | null;
+  outline: OutlineEntry[];
+}
+
+interface DocumentIndex {
+  blocks: Block[];
+  headings: number[]; // indexes into blocks
+  sectionTokens: Map<number, number>; // by heading block index, counted when first needed
+}
+
+// A reader pages through one document with the same content string again and again: its blocks are split and its
+// sections counted once while it is in use. Bounded by total characters, since pages can be megabytes long.
+const indexes = new LRUCache<string, DocumentIndex>({
+  max: 64,
+  maxSize: 8_000_000,
+  sizeCalculation: (_index, content) => Math.max(1, content.length),
+});
+
+/**
+ * Takes the part of `content` starting at char `offset` that fits `budget` tokens (budget null = everything from
+ * offset). When the budget cannot hold even the first character, the part is empty and nextOffset stays at offset.
+ */
+export function takePart(content: string, offset: number, budget: number | null): TrimResult {
+  const start = skipSpace(content, offset);
+  const rest = content.slice(start).trimEnd();
+  // A token is at least one byte, so a rest of at most `budget` bytes fits without counting block by block.
+  if (budget === null || Buffer.byteLength(rest, 'utf8') <= budget) {
+    return { content: rest, tokenCount: countTokens(rest), truncated: false, nextOffset: null, outline: [] };
+  }
+  const index = indexDocument(content);
+  const { blocks } = index;
+  const first = firstBlockEndingAfter(blocks, start);
+
+  // Count block by block, each with the spaces after it (so tokens that merge across the gap are counted as in the
+  // part), stopping early on the block that overflows. The part drops the spaces after its last block: allow one token.
+  let total = 0;
+  let last = first - 1;
+  for (let i = first; i < blocks.length && total <= budget + 1; i++) {
+    const next = blocks[i + 1];
+    const chunk = content.slice(Math.max(start, blocks[i]!.lineStart), next ? next.lineStart : content.length);
+    total += countTokensUpTo(chunk, budget + 1 - total);
+    if (total <= budget + 1) last = i;
+  }
+  // The sum is an estimate; the exact count of the chosen prefix decides, backing off a block at a time. A part does
+  // not end on a heading when it can end before it: the heading then opens the next part and shows in the outline.
+  for (let i = last; i >= first; i--) {
+    if (blocks[i]!.heading && i > first) continue;
+    const part = content.slice(start, blocks[i]!.end);
+    const count = countTokens(part);
+    if (count <= budget) return finishPart(content, index, part, count, blocks[i]!.end);
+  }
+  // Not even the first block fits: cut it at a token boundary.
+  const block = content.slice(start, blocks[first]!.end);
+  for (let within = budget; ; within--) {
+    const end = fitTokens(block, within);
+    const part = block.slice(0, end).trimEnd();
+    const count = countTokens(part);
+    if (count <= budget) return finishPart(content, index, part, count, start + end);
+  }
+}
+
+function finishPart(content: string, index: DocumentIndex, part: string, tokenCount: number, end: number): TrimResult {
+  const next = skipSpace(content, end);
+  if (next >= content.length) return { content: part, tokenCount, truncated: false, nextOffset: null, outline: [] };
+  return { content: part, tokenCount, truncated: true, nextOffset: next, outline: outlineFrom(content, index, next) };
+}
+
+/** The headings at or after `offset`, each with the token count of its section (up to the next heading). */
+function outlineFrom(content: string, index: DocumentIndex, offset: number): OutlineEntry[] {
+  const { blocks, headings, sectionTokens } = index;
+  const outline: OutlineEntry[] = [];
+  headings.forEach((blockIndex, i) => {
+    const block = blocks[blockIndex]!;
+    if (block.start < offset) return;
+    let tokens = sectionTokens.get(blockIndex);
+    if (tokens === undefined) {
+      const nextHeading = headings[i + 1];
+      const end = nextHeading === undefined ? content.length : blocks[nextHeading]!.lineStart;
+      tokens = countTokens(content.slice(block.start, end).trimEnd());
+      sectionTokens.set(blockIndex, tokens);
+    }
+    outline.push({ level: block.heading!.level, title: block.heading!.title, tokens });
+  });
+  return outline;
+}
+
+function indexDocument(content: string): DocumentIndex {
+  let index = indexes.get(content);
+  if (!index) {
+    const blocks = splitBlocks(content);
+    const headings = blocks.flatMap((block, i) => (block.heading ? [i] : []));
+    index = { blocks, headings, sectionTokens: new Map() };
+    indexes.set(content, index);
+  }
+  return index;
+}
+
+/** The first block that ends after `offset` (the one `offset` is in, since offsets sit on non-space characters). */
+function firstBlockEndingAfter(blocks: Block[], offset: number): number {
+  let low = 0;
+  let high = blocks.length - 1;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (blocks[mid]!.end > offset) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
+
+function skipSpace(content: string, offset: number): number {
+  let i = Math.max(0, offset);
+  while (i < content.length && /\s/.test(content[i]!)) i++;
+  return i;
+}

@@ -1,0 +1,56 @@
+// The rate limiters: fixed windows with the same answers in memory and in Redis.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { Redis } from 'ioredis';
+import { createMemoryRateLimiter } from '../../src/ratelimit/memory.js';
+import { createRedisRateLimiter } from '../../src/ratelimit/redis.js';
+import type { RateLimiter } from '../../src/ratelimit/types.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function redisUp(): Promise<boolean> {
+  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    if (process.env.CI === 'true') throw new Error(`Redis is required in CI but ${REDIS_URL} is not reachable`);
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const limiters: { name: string; make(): Promise<RateLimiter | null> }[] = [
+  { name: 'memory', make: async () => createMemoryRateLimiter() },
+  { name: 'redis', make: async () => ((await redisUp()) ? createRedisRateLimiter({ url: REDIS_URL, prefix: `fetchdown:test:${randomBytes(4).toString('hex')}:` }) : null) },
+];
+
+for (const { name, make } of limiters) {
+  describe(`${name} rate limiter`, () => {
+    test('counts within a window, refuses past the limit, and starts again after it', async (t) => {
+      const limiter = await make();
+      if (!limiter) return t.skip('Redis not reachable');
+      t.after(() => limiter.close());
+      const decisions = [];
+      for (let i = 0; i < 4; i++) decisions.push(await limiter.hit('k', 3, 1));
+      assert.deepEqual(decisions.map((d) => [d.allowed, d.remaining, d.limit]), [[true, 2, 3], [true, 1, 3], [true, 0, 3], [false, 0, 3]]);
+      assert.ok(decisions.every((d) => d.resetSeconds === 1));
+      assert.equal((await limiter.hit('other', 3, 1)).allowed, true, 'keys count apart');
+      await sleep(1100);
+      assert.deepEqual(await limiter.hit('k', 3, 1).then((d) => [d.allowed, d.remaining]), [true, 2]);
+    });
+  });
+}
+
+test('an unreachable Redis fails open and reports why', async (t) => {
+  const errors: unknown[] = [];
+  const limiter = createRedisRateLimiter({ url: 'redis://127.0.0.1:1', onError: (e) => errors.push(e) });
+  t.after(() => limiter.close());
+  const decision = await limiter.hit('k', 1, 60);
+  assert.equal(decision.allowed, true);
+  assert.equal(errors.length, 1);
+});

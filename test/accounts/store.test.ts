@@ -1,0 +1,136 @@
+// The store and the credits ledger on every database: migrations, reservations, settlements, month rollover.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { createAccounts } from '../../src/accounts/index.js';
+import { createCredits } from '../../src/accounts/credits.js';
+import { planTable } from '../../src/accounts/plans.js';
+import { loadConfig } from '../../src/config.js';
+import type { Mailer } from '../../src/mail/types.js';
+import { createStore, type Store } from '../../src/store/db.js';
+import { DATABASES, createPostgresSchema } from '../helpers/databases.js';
+
+type T = { after(fn: () => Promise<void> | void): unknown; skip(message?: string): void };
+
+const silent = { info() {}, warn() {}, error() {} };
+const nullMailer: Mailer = { kind: 'outbox', async send() {}, async close() {} };
+
+async function openStore(t: T, backend: (typeof DATABASES)[number]): Promise<Store | null> {
+  const env = await backend.env(t);
+  if (typeof env === 'string') {
+    t.skip(env);
+    return null;
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-store-'));
+  const store = createStore({ databaseUrl: env.DATABASE_URL, dataDir });
+  t.after(async () => {
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  await store.migrate();
+  return store;
+}
+
+function setup(store: Store, at: { now: number }, env: Record<string, string> = {}) {
+  const config = loadConfig({ FREE_MONTHLY_CREDITS: '5', ...env });
+  const clock = { now: () => at.now };
+  const accounts = createAccounts({ store, mailer: nullMailer, config, log: silent, clock });
+  const credits = createCredits({ store, clock, plans: planTable(config) });
+  return { accounts, credits };
+}
+
+const NOV_10 = Date.UTC(2026, 10, 10, 12);
+
+for (const backend of DATABASES) {
+  describe(`store on ${backend.name}`, () => {
+    test('migrations are versioned and idempotent', async (t) => {
+      const store = await openStore(t, backend);
+      if (!store) return;
+      await store.migrate();
+      await Promise.all([store.migrate(), store.migrate()]);
+      const tables = await store.db.introspection.getTables({ withInternalKyselyTables: true });
+      const names = tables.map((table) => table.name);
+      for (const name of ['accounts', 'api_keys', 'magic_links', 'sessions', 'ledger', 'kysely_migration']) assert.ok(names.includes(name), name);
+      const applied = await store.db.selectFrom('kysely_migration' as any).select('name').execute();
+      assert.deepEqual(applied.map((r: any) => r.name), ['0001-accounts']);
+    });
+
+    test('reserve and settle: allowance first, then balance, refunds, and month rollover', async (t) => {
+      const store = await openStore(t, backend);
+      if (!store) return;
+      const at = { now: NOV_10 };
+      const { accounts, credits } = setup(store, at);
+      const signup = await accounts.signup('ledger@example.com', 'default');
+      assert.ok(signup.created);
+      const account = await store.db.selectFrom('accounts').selectAll().where('email', '=', 'ledger@example.com').executeTakeFirstOrThrow();
+
+      // 5 credits of allowance: four 1-credit reservations, one settled as a 0.1 cache hit.
+      const settle = (r: any, price: number) =>
+        credits.settle(r, { priceMillis: price, key_id: null, operation: 'fetch', fetcher: 'html', cache_hit: 0, tokens: 1, status: 'ok', url_host: 'x', duration_ms: 1 });
+      const a = await credits.reserve(account.id, 1000);
+      assert.ok(a.ok);
+      await settle(a.reservation, 100);
+      for (let i = 0; i < 4; i++) {
+        const r = await credits.reserve(account.id, 1000);
+        assert.ok(r.ok, `reservation ${i}`);
+        await settle(r.reservation, 1000);
+      }
+      const refused = await credits.reserve(account.id, 1000);
+      assert.equal(refused.ok, false);
+      assert.ok(!refused.ok && refused.allowanceLeftMillis === 900 && refused.balanceMillis === 0 && refused.plan === 'free');
+
+      // A pack: the rest of the allowance is used first, then the balance.
+      await accounts.addBalance(account.id, 2000);
+      const mixed = await credits.reserve(account.id, 1000);
+      assert.ok(mixed.ok);
+      assert.deepEqual([mixed.reservation.fromAllowance, mixed.reservation.fromBalance], [900, 100]);
+      // A failure refunds both parts.
+      await credits.settle(mixed.reservation, { priceMillis: 0, key_id: null, operation: 'fetch', fetcher: null, cache_hit: 0, tokens: 0, status: 'upstream_timeout', url_host: 'x', duration_ms: 1 });
+      let row = await store.db.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow();
+      assert.equal(row.balance_millis, 2000);
+      assert.equal(row.allowance_used_millis, 4100);
+
+      // A dearer fetcher than reserved (browser, 5) takes the difference from what is left.
+      const dear = await credits.reserve(account.id, 1000);
+      assert.ok(dear.ok);
+      await settle(dear.reservation, 5000);
+      row = await store.db.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow();
+      assert.equal(row.allowance_used_millis, 5000);
+      assert.equal(row.balance_millis, 0, '0.9 from the allowance, 2 from the balance, the rest written off');
+      const last = await store.db.selectFrom('ledger').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
+      assert.equal(last.credits_millis, 2900);
+      assert.equal(last.balance_millis, 2000);
+
+      // Next month the allowance is whole again.
+      at.now = Date.UTC(2026, 11, 1, 0, 0, 1);
+      const december = await credits.reserve(account.id, 5000);
+      assert.ok(december.ok);
+      assert.equal(december.reservation.fromAllowance, 5000);
+      assert.equal(december.reservation.period, '2026-12');
+    });
+
+    test('concurrent reservations never overspend', async (t) => {
+      const store = await openStore(t, backend);
+      if (!store) return;
+      const { accounts, credits } = setup(store, { now: NOV_10 });
+      await accounts.signup('race@example.com', 'default');
+      const account = await store.db.selectFrom('accounts').select('id').where('email', '=', 'race@example.com').executeTakeFirstOrThrow();
+      const results = await Promise.all(Array.from({ length: 40 }, () => credits.reserve(account.id, 1000)));
+      assert.equal(results.filter((r) => r.ok).length, 5);
+    });
+  });
+}
+
+test('Postgres: stores in two schemas of one database migrate side by side', async (t) => {
+  const env = await DATABASES.find((d) => d.name === 'postgres')!.env(t);
+  if (typeof env === 'string') return t.skip(env);
+  const other = await createPostgresSchema(t);
+  const stores = [createStore({ databaseUrl: env.DATABASE_URL, dataDir: tmpdir() }), createStore({ databaseUrl: other, dataDir: tmpdir() })];
+  t.after(() => Promise.all(stores.map((s) => s.close())));
+  await Promise.all(stores.map((s) => s.migrate()));
+  for (const store of stores) {
+    await store.db.insertInto('accounts').values({ email: 'same@example.com', plan: 'free', balance_millis: 0, allowance_period: '', allowance_used_millis: 0, created_at: 1 }).execute();
+  }
+});

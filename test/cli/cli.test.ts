@@ -1,0 +1,151 @@
+// The fetchdown command end to end: spawned as a user runs it (node bin/fetchdown.mjs …), against the fixture site.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { countTokens } from '../../src/tokens/count.js';
+import { startFixtureSite } from '../helpers/fixture-site.js';
+import { REPO_ROOT } from '../helpers/mcp-client.js';
+import { signUp } from '../helpers/accounts.js';
+import { buildTestApp } from '../helpers/test-app.js';
+
+const site = await startFixtureSite();
+const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-cli-'));
+after(async () => {
+  await site.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const BASE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, FETCH_ALLOW_PRIVATE_NETWORKS: '1', CACHE_URL: 'memory://' };
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+async function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const child = spawn(process.execPath, ['bin/fetchdown.mjs', ...args], { cwd: REPO_ROOT, env: { ...BASE_ENV, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const [code] = await once(child, 'exit');
+  return { code: code as number | null, stdout, stderr };
+}
+
+test('prints the page as Markdown and nothing else', async () => {
+  const r = await run([site.url('/article')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, '');
+  assert.match(r.stdout, /Tomatoes need at least six hours of direct sun/);
+  assert.match(r.stdout, /\| Variety \| Days to harvest \|/);
+  assert.doesNotMatch(r.stdout, /SITE-NAV-MARKER|COOKIE-MARKER/);
+  assert.ok(r.stdout.endsWith('\n'));
+});
+
+test('--max-tokens trims the output to the budget', async () => {
+  const r = await run([site.url('/long'), '--max-tokens', '60']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(countTokens(r.stdout.trimEnd()) <= 60, `${countTokens(r.stdout)} tokens`);
+  assert.match(r.stdout, /A Long Guide/);
+});
+
+test('--format text and --format json', async () => {
+  const text = await run([site.url('/article'), '--format', 'text']);
+  assert.equal(text.code, 0, text.stderr);
+  assert.doesNotMatch(text.stdout, /^#+ /m);
+  assert.match(text.stdout, /Tomatoes need at least six hours/);
+  const json = await run([site.url('/article'), '--format=json']);
+  assert.equal(json.code, 0, json.stderr);
+  const parsed = JSON.parse(json.stdout);
+  assert.ok(Array.isArray(parsed.document.blocks));
+  assert.equal(parsed.fetch_info.fetcher_used, 'html');
+});
+
+test('--verbose adds the metadata as JSON on stderr, stdout unchanged', async () => {
+  const r = await run([site.url('/article'), '--verbose']);
+  assert.equal(r.code, 0, r.stderr);
+  const meta = JSON.parse(r.stderr);
+  assert.match(meta.metadata.title, /Growing Tomatoes on a Balcony|Gardening Notes/);
+  assert.equal(typeof meta.metadata.token_count, 'number');
+  assert.equal(meta.fetch_info.fetcher_used, 'html');
+  assert.equal(meta.markdown, undefined);
+  assert.match(r.stdout, /Tomatoes need at least six hours/);
+});
+
+test('a failed fetch exits 1 with the error detail on stderr', async () => {
+  const r = await run([site.url('/status/404')]);
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /^fetchdown: Error 502 upstream_status: .*404/);
+  assert.match(r.stderr, /Next step: the page does not exist/);
+});
+
+test('bad usage and bad arguments exit 2 and say what to fix', async () => {
+  const cases: [string[], RegExp][] = [
+    [[], /no URL given[\s\S]*Usage:/],
+    [[site.url('/article'), '--max-tokens', '0'], /--max-tokens: Input should be greater than or equal to 1/],
+    [[site.url('/article'), '--max-tokens', 'lots'], /--max-tokens: Input should be a valid integer/],
+    [[site.url('/article'), '--format', 'pdf'], /--format: Input should be 'markdown', 'text' or 'json'/],
+    [['ftp://example.com/file'], /url: URL scheme should be 'http' or 'https'/],
+    [[site.url('/article'), '--colour'], /Unknown option '--colour'/],
+    [[site.url('/a'), site.url('/b')], /expected one URL, got 2/],
+  ];
+  for (const [args, expected] of cases) {
+    const r = await run(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, expected);
+    assert.equal(r.stdout, '');
+  }
+});
+
+test('a bad configuration exits 3 naming the variable', async () => {
+  const r = await run([site.url('/article')], { SEARCH_PROVIDER: 'brave' });
+  assert.equal(r.code, 3);
+  assert.match(r.stderr, /invalid configuration: SEARCH_API_KEY/);
+});
+
+test('--help and --version', async () => {
+  const help = await run(['--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /fetchdown <url> \[--max-tokens N\] \[--format markdown\|text\|json\] \[--verbose\]/);
+  const version = await run(['--version']);
+  assert.equal(version.stdout, '1.0.0\n');
+});
+
+test('remote mode: the fetch goes through the API', async (t) => {
+  const api = await buildTestApp(t);
+  const { apiKey } = await signUp(api);
+  const url = site.url(`/unique/cli-remote-${Date.now()}`);
+  // No private-network permission in the CLI's own process: only the API can have fetched the fixture site.
+  const first = await run([url], { FETCH_ALLOW_PRIVATE_NETWORKS: '0', FETCHDOWN_API_URL: api.base, FETCHDOWN_API_KEY: apiKey });
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stdout, /Unique \/unique\/cli-remote-/);
+  const status = await api.get(`/cache?url=${encodeURIComponent(url)}`);
+  assert.equal(status.body.cached, true, 'the API fetched and cached it');
+  const refused = await run([url], { FETCHDOWN_API_URL: api.base, FETCHDOWN_API_KEY: 'fd_live_not-a-real-key' });
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /^fetchdown: Error 401 invalid_api_key: /);
+});
+
+test('serve starts the HTTP API and stops cleanly on SIGTERM', async () => {
+  const child = spawn(process.execPath, ['bin/fetchdown.mjs', 'serve'], { cwd: REPO_ROOT, env: { ...BASE_ENV, PORT: '0', LOG_LEVEL: 'info' } });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const deadline = Date.now() + 15000;
+  let base: string | undefined;
+  while (!base && Date.now() < deadline) {
+    base = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.ok(base, out);
+  const health = await fetch(`${base}/health`);
+  assert.deepEqual(await health.json(), { status: 'ok' });
+  child.kill('SIGTERM');
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 0);
+});

@@ -1,0 +1,38 @@
+// The config module: defaults, coercion, and a one-line error naming the bad variable.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+test('defaults match the README', () => {
+  const config = loadConfig({});
+  assert.equal(config.PORT, 8080);
+  assert.equal(config.DATA_DIR, './data');
+  assert.equal(config.CACHE_TTL_SECONDS, 21600);
+  assert.equal(config.FETCH_TIMEOUT_MS, 20000);
+  assert.equal(config.FETCH_MAX_BYTES, 10 * 1024 * 1024);
+  assert.equal(config.FETCH_MAX_REDIRECTS, 5);
+  assert.equal(config.FETCH_ALLOW_PRIVATE_NETWORKS, false);
+  assert.equal(config.CACHE_URL, undefined);
+  assert.ok(Object.isFrozen(config));
+});
+
+test('values are coerced', () => {
+  const config = loadConfig({ PORT: '9000', FETCH_ALLOW_PRIVATE_NETWORKS: '1', CACHE_URL: 'redis://127.0.0.1:6379' });
+  assert.equal(config.PORT, 9000);
+  assert.equal(config.FETCH_ALLOW_PRIVATE_NETWORKS, true);
+  assert.equal(config.CACHE_URL, 'redis://127.0.0.1:6379');
+});
+
+for (const [name, value] of [['PORT', 'eighty'], ['PORT', '70000'], ['FETCH_ALLOW_PRIVATE_NETWORKS', 'maybe'], ['LOG_LEVEL', 'loud'], ['CACHE_URL', 'http://cache'], ['FETCH_MAX_REDIRECTS', '-1']] as const) {
+  test(`a bad ${name} names the variable`, () => {
+    assert.throws(() => loadConfig({ [name]: value }), (e: unknown) => e instanceof ConfigError && e.message.startsWith(`${name}:`));
+  });
+}
+
+test('the process stops with a one-line message on a bad value', () => {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, PORT: 'abc' }, encoding: 'utf8' });
+  assert.equal(result.status, 1);
+  assert.equal(result.stderr.trim().split('\n').length, 1);
+  assert.match(result.stderr, /PORT/);
+});

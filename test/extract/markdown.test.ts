@@ -1,0 +1,104 @@
+// The Markdown that extractHtml produces: GFM tables, fenced code with its language, nested lists, blockquotes,
+// absolute URLs, no data: URIs, and the whitespace guarantees (one blank line at most, no U+FEFF, no trailing spaces).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { extractHtml } from '../../src/extract/index.js';
+import { articlePage, PAGE_URL, paragraph } from './pages.js';
+
+/** The Markdown of an article made of some prose and `html`, without the title and prose around it. */
+function convert(html: string, head = ''): string {
+  const { markdown } = extractHtml(articlePage(paragraph(1) + paragraph(2) + html + paragraph(3), head), PAGE_URL);
+  const start = markdown.indexOf('repair.', markdown.indexOf('Paragraph 2')) + 'repair.'.length;
+  const end = markdown.indexOf('Paragraph 3');
+  assert.ok(start > 0 && end > start, markdown);
+  return markdown.slice(start, end).trim();
+}
+
+test('a data table becomes a GFM table', () => {
+  const table =
+    '<table><thead><tr><th><b>Year</b></th><th>Cost</th></tr></thead><tbody><tr><td>2023</td><td>£1m</td></tr>' +
+    '<tr><td>2024</td><td><p>£2m</p><p>estimated</p></td></tr></tbody></table>';
+  assert.equal(convert(table), '| Year | Cost |\n| --- | --- |\n| 2023 | £1m |\n| 2024 | £2m estimated |');
+});
+
+test('code blocks are fenced with their language, however the page spells it', () => {
+  const code =
+    '<pre><code class="language-python">def f():\n    return 1</code></pre>' +
+    '<pre class="highlight ruby"><code>puts 1</code></pre>' +
+    '<pre><code class="lang-js">let x = 1;</code></pre>' +
+    '<div class="highlight-source-go"><pre>x := 1</pre></div>' +
+    '<pre>no language</pre>';
+  assert.equal(
+    convert(code),
+    '```python\ndef f():\n    return 1\n```\n\n```ruby\nputs 1\n```\n\n```js\nlet x = 1;\n```\n\n```go\nx := 1\n```\n\n```\nno language\n```',
+  );
+});
+
+test('highlighted code loses its markup and line numbers, keeps its lines', () => {
+  const code =
+    '<div class="highlight"><table><tr><td class="linenos"><pre>1\n2</pre></td><td class="code">' +
+    '<pre class="highlight python"><span class="k">import</span> <span class="n">os</span><br>print(os.name)</pre></td></tr></table></div>';
+  assert.equal(convert(code), '```python\nimport os\nprint(os.name)\n```');
+});
+
+test('nested lists keep their nesting; ordered lists their start', () => {
+  const lists =
+    '<ul><li>Stone<ul><li>Granite</li><li>Limestone<ol><li>grey</li><li>white</li></ol></li></ul></li><li>Steel</li></ul>' +
+    '<ol start="3"><li>third</li><li>fourth</li></ol>';
+  assert.equal(
+    convert(lists),
+    '- Stone\n  - Granite\n  - Limestone\n    1. grey\n    2. white\n- Steel\n\n3. third\n4. fourth',
+  );
+});
+
+test('blockquotes, emphasis and definition lists', () => {
+  const html =
+    '<blockquote><p>It is a <strong>fine</strong> bridge.</p><p>It will last.</p></blockquote>' +
+    '<p>It was<strong><em> very </em></strong>expensive<b>,”</b> he said.</p><dl><dt>Span</dt><dd>40 metres</dd></dl>';
+  assert.equal(
+    convert(html),
+    '> It is a **fine** bridge.\n>\n> It will last.\n\nIt was ***very*** expensive,” he said.\n\n**Span**\n\n40 metres',
+  );
+});
+
+test('links and images are made absolute against the page URL (or its <base>)', () => {
+  const html = '<p>See <a href="../report.pdf">the report</a>, <a href="#notes">the notes</a> and <img src="img/bridge.jpg" alt="The bridge"> <img data-src="/lazy.png" src="data:image/gif;base64,R0lGOD" alt="Lazy"></p>';
+  assert.equal(
+    convert(html),
+    'See [the report](https://news.example/2024/report.pdf), [the notes](https://news.example/2024/05/bridge.html#notes) and ' +
+      '![The bridge](https://news.example/2024/05/img/bridge.jpg) ![Lazy](https://news.example/lazy.png)',
+  );
+  assert.equal(
+    convert('<p><a href="doc.html">A document</a></p>', '<base href="https://cdn.example/files/">'),
+    '[A document](https://cdn.example/files/doc.html)',
+  );
+});
+
+test('data: and javascript: URIs never reach the output', () => {
+  const html =
+    '<p>A <a href="data:text/html;base64,PHA+">data link</a> and a <a href="javascript:alert(1)">script link</a>.' +
+    '<img src="data:image/png;base64,iVBORw0KGgo=" alt="pixel"></p><p><a href="data:text/plain,x"><img src="data:image/png;base64,AA"></a>Tail.</p>';
+  const markdown = convert(html);
+  assert.equal(markdown, 'A data link and a script link.\n\nTail.');
+  const whole = extractHtml(articlePage(paragraph(1) + paragraph(2) + html), PAGE_URL);
+  assert.ok(!/data:|javascript:/.test(whole.markdown + whole.text));
+});
+
+test('at most one blank line in a row, no U+FEFF, no trailing whitespace', () => {
+  const html =
+    '<p>Before\uFEFF the gap.   </p><div><br><br><br></div><p></p><p> </p><div>\n\n\n</div><p>After the gap.</p>' +
+    '<pre><code>line one\n\n\n\nline two   </code></pre>';
+  const markdown = convert(html);
+  assert.equal(markdown, 'Before the gap.\n\nAfter the gap.\n\n```\nline one\n\nline two\n```');
+  const { markdown: whole, text } = extractHtml(`\uFEFF${articlePage(paragraph(1) + paragraph(2) + html)}`, PAGE_URL);
+  for (const output of [whole, text]) {
+    assert.ok(!/\n{3}/.test(output));
+    assert.ok(!output.includes('\uFEFF'));
+    assert.ok(!/[ \t]$/m.test(output));
+  }
+});
+
+test('headings drop line breaks and bold; a link around a heading moves inside it', () => {
+  const html = '<h2><br><b>Costs</b> and<br>funding</h2><a href="/next"><h3>Next story</h3></a>';
+  assert.equal(convert(html), '## Costs and funding\n\n### [Next story](https://news.example/next)');
+});

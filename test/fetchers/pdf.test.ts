@@ -1,0 +1,83 @@
+// The PDF fetcher on PDFs made at test time: structure, metadata, page marks, limits, and the failures.
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { convertPdf } from '../../src/fetchers/pdf.js';
+import type { HttpResponse } from '../../src/net/safe-client.js';
+import { makeBookPdf, makeReportPdf, makeScannedPdf } from '../helpers/pdf-fixtures.js';
+
+const response = (body: Buffer, extra: Partial<HttpResponse> = {}): HttpResponse => ({
+  url: new URL('https://docs.example/guide.pdf'),
+  status: 200,
+  headers: { 'content-type': 'application/pdf' },
+  body,
+  bodyTruncated: false,
+  redirects: 0,
+  bytes: body.length,
+  ...extra,
+});
+
+let report: Buffer;
+before(async () => {
+  report = await makeReportPdf();
+});
+
+describe('a PDF with a text layer', () => {
+  test('becomes Markdown with headings, paragraphs, a list, a table and page marks', async () => {
+    const outcome = await convertPdf(response(report), { maxPages: 300 });
+    assert.ok(outcome.ok, JSON.stringify(outcome));
+    const { markdown, title, author, pageCount } = outcome.page;
+    assert.equal(title, 'Field Guide to Balcony Tomatoes');
+    assert.equal(author, 'Ada Gardener');
+    assert.equal(pageCount, 3);
+    assert.match(markdown, /^# Field Guide to Balcony Tomatoes\n\n## Sun and soil\n\n/);
+    assert.match(markdown, /its fruit never sweetens properly before/, 'hyphenation at the line end is undone');
+    assert.match(markdown, /### What you need\n\n- A pot of at least 20 litres\n- Potting mix with compost\n- A sturdy stake/);
+    assert.match(markdown, /\| Variety \| Days to harvest \| Yield \(kg\) \|\n\| --- \| --- \| --- \|\n\| Cherry \| 60 \| 4\.5 \|/);
+    assert.match(markdown, /<!-- page 2 -->\n\n## Two columns of notes/);
+    assert.match(markdown, /<!-- page 3 -->\n\n## Pests/);
+    assert.ok(markdown.indexOf('LEFT-COLUMN-END') < markdown.indexOf('RIGHT-COLUMN-START'), 'left column before right');
+    assert.ok(!markdown.includes('Balcony Gardening Quarterly'), 'running head dropped');
+    assert.ok(!/\n\d\n/.test(markdown), 'page numbers dropped');
+    assert.ok(!/south- facing|southfacing/.test(markdown), 'compound kept whole');
+  });
+
+  test('text has no Markdown syntax and a form feed between pages', async () => {
+    const outcome = await convertPdf(response(report), { maxPages: 300 });
+    assert.ok(outcome.ok);
+    assert.ok(!/^#/m.test(outcome.page.text));
+    assert.equal(outcome.page.text.split('\f').length, 3);
+  });
+
+  test('only PDF_MAX_PAGES pages are read; page_count still tells the whole', async () => {
+    const outcome = await convertPdf(response(await makeBookPdf(12)), { maxPages: 5 });
+    assert.ok(outcome.ok);
+    assert.equal(outcome.page.pageCount, 12);
+    assert.equal(outcome.page.bodyTruncated, true);
+    assert.match(outcome.page.markdown, /## Chapter 5/);
+    assert.ok(!outcome.page.markdown.includes('Chapter 6'));
+  });
+});
+
+describe('PDFs that cannot be read', () => {
+  test('a scanned PDF is 422 no_text_layer with a clear detail', async () => {
+    const outcome = await convertPdf(response(await makeScannedPdf()), { maxPages: 300 });
+    assert.ok(!outcome.ok);
+    assert.equal(outcome.failure.code, 'no_text_layer');
+    assert.match(outcome.failure.detail, /2 pages .* scanned images without a text layer/);
+  });
+
+  test('garbage after a PDF header and a body that is not a PDF are unsupported_content', async () => {
+    for (const body of [Buffer.from('%PDF-1.7\nthis is not really a pdf'), Buffer.from('<html>nope</html>')]) {
+      const outcome = await convertPdf(response(body), { maxPages: 300 });
+      assert.ok(!outcome.ok);
+      assert.equal(outcome.failure.code, 'unsupported_content');
+    }
+  });
+
+  test('a PDF cut at FETCH_MAX_BYTES says so when it cannot be read', async () => {
+    const cut = report.subarray(0, 400);
+    const outcome = await convertPdf(response(cut, { bodyTruncated: true, bytes: cut.length }), { maxPages: 300 });
+    assert.ok(!outcome.ok);
+    assert.match(outcome.failure.detail, /FETCH_MAX_BYTES/);
+  });
+});

@@ -1,0 +1,193 @@
+// A small website on 127.0.0.1 that every HTTP test fetches from: articles, redirects, errors, charsets, slow pages.
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import iconv from 'iconv-lite';
+
+export const ARTICLE_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Gardening Notes | Example Site</title>
+<meta name="description" content="How to grow tomatoes on a balcony."></head>
+<body>
+<header><nav><a href="/">Home</a> <a href="/about">About</a> <a href="/blog">Blog</a> SITE-NAV-MARKER</nav></header>
+<div class="cookie-banner" id="cookie-consent">We use cookies. COOKIE-MARKER <button>Accept</button></div>
+<main><article>
+<h1>Growing Tomatoes on a Balcony</h1>
+<p>Tomatoes need at least six hours of direct sun every day, which makes a south-facing balcony the best place for them. Choose a deep pot with drainage holes and a good potting mix.</p>
+<p>Water deeply but not too often: the soil should dry a little between waterings so the roots grow down. See the <a href="/guides/watering">watering guide</a> for details.</p>
+<h2>What you need</h2>
+<ul><li>A pot of at least 20 litres<ul><li>terracotta or plastic</li><li>with drainage holes</li></ul></li><li>Potting mix</li><li>A sturdy stake</li></ul>
+<h2>Varieties compared</h2>
+<table><thead><tr><th>Variety</th><th>Days to harvest</th></tr></thead>
+<tbody><tr><td>Cherry</td><td>60</td></tr><tr><td>Roma</td><td>75</td></tr></tbody></table>
+<h2>A watering schedule script</h2>
+<pre><code class="language-python">def water(days):
+    return [d for d in days if d % 2 == 0]
+</code></pre>
+<blockquote><p>The best fertiliser is the gardener's shadow.</p></blockquote>
+<p><img src="/img/tomato.jpg" alt="Ripe tomatoes"> <img src="data:image/png;base64,iVBORw0KGgo=" alt="pixel"></p>
+<p>Harvest when the fruit is fully coloured and slightly soft to the touch; tomatoes keep ripening indoors if you pick them a little early before a cold night.</p>
+</article></main>
+<aside class="sidebar">SIDEBAR-MARKER <a href="/popular">Popular posts</a></aside>
+<footer>FOOTER-MARKER &copy; 2026 Example Site</footer>
+</body></html>`;
+
+function section(i: number): string {
+  const sentences = Array.from({ length: 6 }, (_, j) => `Section ${i} sentence ${j} explains one more detail about the topic of part ${i}, so that the page grows long.`);
+  return `<h2>Part ${i}</h2>\n<p>${sentences.slice(0, 3).join(' ')}</p>\n<p>${sentences.slice(3).join(' ')}</p>`;
+}
+
+export const LONG_HTML = `<!doctype html><html lang="en"><head><title>A Long Guide</title></head><body><main><article>
+<h1>A Long Guide</h1>
+${Array.from({ length: 40 }, (_, i) => section(i + 1)).join('\n')}
+</article></main></body></html>`;
+
+const MARKDOWN_DOC = '# Served as Markdown\n\nThis page was answered in **Markdown** by the publisher.\n\n- one\n- two\n';
+
+function charsetPage(title: string, body: string, metaCharset?: string): string {
+  const meta = metaCharset ? `<meta charset="${metaCharset}">` : '';
+  return `<!doctype html><html><head>${meta}<title>${title}</title></head><body><article><h1>${title}</h1><p>${body}</p><p>${body}</p><p>${body}</p></article></body></html>`;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
+
+function html(res: ServerResponse, body: string | Buffer, status = 200, contentType = 'text/html; charset=utf-8'): void {
+  const buffer = typeof body === 'string' ? Buffer.from(body) : body;
+  res.writeHead(status, { 'content-type': contentType, 'content-length': buffer.length });
+  res.end(buffer);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface FixtureSite {
+  origin: string;
+  url(path: string): string;
+  hits(path?: string): number;
+  /** Most requests whose path starts with `prefix` that were in flight at once. */
+  maxConcurrent(prefix: string): number;
+  close(): Promise<void>;
+}
+
+export async function startFixtureSite(): Promise<FixtureSite> {
+  const hits = new Map<string, number>();
+  const spans: { path: string; start: number; end: number }[] = [];
+  let total = 0;
+
+  const routes: Record<string, Handler> = {
+    '/article': (_req, res) => html(res, ARTICLE_HTML),
+    '/long': (_req, res) => html(res, LONG_HTML),
+    '/gzip': (_req, res) => {
+      const body = gzipSync(ARTICLE_HTML);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip', 'content-length': body.length });
+      res.end(body);
+    },
+    '/markdown': (req, res) => {
+      if ((req.headers.accept ?? '').includes('text/markdown')) html(res, MARKDOWN_DOC, 200, 'text/markdown; charset=utf-8');
+      else html(res, '<html><body><p>html version</p></body></html>');
+    },
+    '/plain.txt': (_req, res) => html(res, 'Just plain text.\nSecond line.', 200, 'text/plain; charset=utf-8'),
+    '/data.json': (_req, res) => html(res, '{"a": 1}', 200, 'application/json'),
+    '/image.png': (_req, res) => html(res, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]), 200, 'image/png'),
+    '/archive.zip': (_req, res) => html(res, Buffer.from('PK\u0003\u0004rest-of-zip'), 200, 'application/zip'),
+    '/charset/latin1': (_req, res) =>
+      html(res, Buffer.from(charsetPage('Café crème', 'Déjà vu à la française, naïve façade.'), 'latin1'), 200, 'text/html; charset=iso-8859-1'),
+    '/charset/win1252': (_req, res) => {
+      // 0x93/0x94 are curly quotes and 0x80 the euro sign in windows-1252, not in Latin-1.
+      const page = Buffer.concat([
+        Buffer.from('<!doctype html><html><head><title>Prices</title></head><body><article><h1>Prices</h1><p>He said '),
+        Buffer.from([0x93]), Buffer.from('ten euros'), Buffer.from([0x94]), Buffer.from(' and paid 10'), Buffer.from([0x80]),
+        Buffer.from(' for the bread, which was a fair price in that little town by the sea.</p></article></body></html>'),
+      ]);
+      html(res, page, 200, 'text/html; charset=windows-1252');
+    },
+    '/charset/sjis': (_req, res) =>
+      html(res, iconv.encode(charsetPage('日本語のページ', '吾輩は猫である。名前はまだ無い。', 'shift_jis'), 'shift_jis'), 200, 'text/html'),
+    '/charset/gbk': (_req, res) =>
+      html(res, iconv.encode(charsetPage('中文页面', '这是一个用于测试的中文段落。', 'gbk'), 'gbk'), 200, 'text/html; charset=gbk'),
+    '/charset/bom': (_req, res) =>
+      html(res, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(charsetPage('Ünïcödé BOM', 'Straße und Grüße aus Köln.'))]), 200, 'text/html'),
+    '/nolength': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.write(ARTICLE_HTML.slice(0, 500));
+      res.end(ARTICLE_HTML.slice(500));
+    },
+    '/head-refused': (req, res) => {
+      if (req.method === 'HEAD') return html(res, '', 405);
+      const body = Buffer.from(ARTICLE_HTML);
+      if (req.headers.range === 'bytes=0-0') {
+        res.writeHead(206, { 'content-type': 'text/html', 'content-range': `bytes 0-0/${body.length}`, 'content-length': 1 });
+        return void res.end(body.subarray(0, 1));
+      }
+      html(res, body);
+    },
+    '/big': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.write('<!doctype html><html><head><title>Big</title></head><body><article><h1>Big page</h1>');
+      const paragraph = `<p>${'A long paragraph of words that repeats. '.repeat(20)}</p>\n`;
+      for (let i = 0; i < 2000; i++) res.write(paragraph);
+      res.end('</article></body></html>');
+    },
+    '/loop': (_req, res) => {
+      res.writeHead(302, { location: '/loop' });
+      res.end();
+    },
+  };
+
+  const handle: Handler = async (req, res, url) => {
+    const path = url.pathname;
+    const exact = routes[path];
+    if (exact) return exact(req, res, url);
+    let m = /^\/redirect\/(\d+)$/.exec(path);
+    if (m) {
+      const n = Number(m[1]);
+      res.writeHead(n % 2 ? 301 : 302, { location: n > 1 ? `/redirect/${n - 1}` : '/article' });
+      return void res.end();
+    }
+    m = /^\/status\/(\d+)$/.exec(path);
+    if (m) return html(res, `<html><body><h1>Error ${m[1]}</h1></body></html>`, Number(m[1]));
+    m = /^\/delay\/(\d+)(?:\/.*)?$/.exec(path);
+    if (m) {
+      await sleep(Number(m[1]));
+      return html(res, `<!doctype html><html><head><title>Delayed ${path}</title></head><body><article><h1>Delayed</h1><p>This page took ${m[1]} ms to answer, on purpose, for the concurrency tests of the batch endpoint.</p></article></body></html>`);
+    }
+    if (path.startsWith('/unique/')) {
+      return html(res, `<!doctype html><html><head><title>Unique ${path}</title></head><body><article><h1>Unique</h1><p>Page ${path} served at hit ${hits.get(path)} of this path, so tests can tell a fresh fetch from a cached one.</p></article></body></html>`);
+    }
+    html(res, '<html><body><h1>Not found</h1></body></html>', 404);
+  };
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fixture.invalid');
+    const key = url.pathname;
+    total++;
+    hits.set(key, (hits.get(key) ?? 0) + 1);
+    const span = { path: key, start: performance.now(), end: Infinity };
+    spans.push(span);
+    res.on('close', () => (span.end = performance.now()));
+    Promise.resolve(handle(req, res, url)).catch(() => res.destroy());
+  });
+  server.keepAliveTimeout = 1000;
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    url: (path) => origin + path,
+    hits: (path) => (path === undefined ? total : (hits.get(path) ?? 0)),
+    maxConcurrent: (prefix) => {
+      const events = spans
+        .filter((s) => s.path.startsWith(prefix))
+        .flatMap((s) => [[s.start, 1] as const, [s.end, -1] as const])
+        .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      let now = 0;
+      let most = 0;
+      for (const [, delta] of events) most = Math.max(most, (now += delta));
+      return most;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}

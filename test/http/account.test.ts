@@ -1,0 +1,194 @@
+// /account over HTTP on every database: sign-up, keys (shown once, hashed, revoked at once), 401s, validation,
+// and sign-up on a known address (same status and body shape, a sign-in link instead of a key, similar time).
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { signUp, uniqueEmail, withKey } from '../helpers/accounts.js';
+import { DATABASES } from '../helpers/databases.js';
+import { signInLink, startSmtpServer, type SmtpSink } from '../helpers/smtp.js';
+import { buildTestApp } from '../helpers/test-app.js';
+
+let smtp: SmtpSink;
+before(async () => {
+  smtp = await startSmtpServer();
+});
+after(() => smtp.close());
+
+const KEY_OUT_FIELDS = ['created_at', 'id', 'label', 'last_used_at', 'revoked'];
+
+for (const backend of DATABASES) {
+  describe(`/account on ${backend.name}`, () => {
+    async function app(t: Parameters<typeof backend.env>[0] & { skip(m?: string): void }) {
+      const env = await backend.env(t);
+      if (typeof env === 'string') {
+        t.skip(env);
+        return null;
+      }
+      return buildTestApp(t, { ...env, SMTP_URL: smtp.url, MAIL_FROM: 'Fetchdown <keys@fetchdown.test>' });
+    }
+
+    test('sign-up returns a key once, e-mails it, and stores only its hash', async (t) => {
+      const api = await app(t);
+      if (!api) return;
+      const email = uniqueEmail('Signup');
+      const res = await api.post('/account/signup', { email: `  ${email.toUpperCase()} `.trim(), label: 'laptop' });
+      assert.equal(res.status, 200);
+      assert.deepEqual(Object.keys(res.body).sort(), ['api_key', 'key_id', 'message']);
+      assert.match(res.body.api_key, /^fd_live_[A-Za-z0-9_-]{43}$/);
+      assert.equal(typeof res.body.key_id, 'number');
+
+      const mail = await smtp.waitFor(email);
+      assert.equal(mail.subject, 'Your Fetchdown API key');
+      assert.match(mail.text ?? '', new RegExp(res.body.api_key));
+      assert.equal(mail.from?.value[0]?.address, 'keys@fetchdown.test');
+
+      const rows = await api.services.store.db.selectFrom('api_keys').selectAll().execute();
+      assert.equal(rows.length, 1);
+      assert.equal(rows[0]!.key_hash, createHash('sha256').update(res.body.api_key).digest('hex'));
+      assert.ok(!JSON.stringify(rows).includes(res.body.api_key.slice(8)), 'no plaintext in the store');
+
+      const me = await api.request('GET', '/account/me', undefined, withKey(res.body.api_key));
+      assert.equal(me.status, 200);
+      assert.equal(me.body.email, email.toLowerCase());
+      assert.equal(me.body.plan, 'free');
+      assert.equal(me.body.monthly_credits, 500);
+      assert.equal(me.body.balance_credits, 0);
+
+      const keys = await api.request('GET', '/account/keys', undefined, withKey(res.body.api_key));
+      assert.equal(keys.status, 200);
+      assert.equal(keys.body.length, 1);
+      assert.deepEqual(Object.keys(keys.body[0]).sort(), KEY_OUT_FIELDS);
+      assert.equal(keys.body[0].id, res.body.key_id);
+      assert.equal(keys.body[0].label, 'laptop');
+      assert.equal(keys.body[0].revoked, false);
+      assert.ok(!keys.text.includes(res.body.api_key), 'the key is never shown again');
+    });
+
+    test('a known address gets the same answer, no key, and a sign-in link by e-mail', async (t) => {
+      const api = await app(t);
+      if (!api) return;
+      const { email } = await signUp(api);
+      const again = await api.post('/account/signup', { email, label: 'second' });
+      assert.equal(again.status, 200);
+      assert.deepEqual(again.body, { api_key: null, key_id: null, message: again.body.message });
+      const first = await api.post('/account/signup', { email: uniqueEmail() });
+      assert.equal(again.body.message, first.body.message, 'one generic message for both cases');
+      const mail = await smtp.waitFor(email, (m) => m.subject === 'Sign in to Fetchdown');
+      assert.match(signInLink(mail).url, /^http:\/\/localhost:8080\/auth\/verify\?token=/);
+      const keys = await api.services.store.db.selectFrom('api_keys').selectAll().execute();
+      assert.equal(keys.length, 2, 'one key per account, none added for the known address');
+    });
+
+    test('missing, malformed, unknown and revoked keys are 401 with WWW-Authenticate', async (t) => {
+      const api = await app(t);
+      if (!api) return;
+      const { apiKey, keyId } = await signUp(api);
+      const cases: [string, Record<string, string>][] = [
+        ['missing', {}],
+        ['malformed', withKey('not-a-key')],
+        ['unknown', withKey(`fd_live_${'A'.repeat(43)}`)],
+      ];
+      for (const [name, headers] of cases) {
+        for (const path of ['/account/me', '/account/keys', '/account/usage']) {
+          const res = await api.request('GET', path, undefined, headers);
+          assert.equal(res.status, 401, `${name} ${path}`);
+          assert.equal(res.body.code, 'invalid_api_key');
+          assert.equal(typeof res.body.detail, 'string');
+          assert.equal(res.headers.get('www-authenticate'), 'ApiKey header="X-Service-Key"');
+        }
+      }
+      const revoked = await api.request('DELETE', `/account/keys/${keyId}`, undefined, withKey(apiKey));
+      assert.equal(revoked.status, 200);
+      assert.equal(revoked.body.revoked, true);
+      const after = await api.request('GET', '/account/me', undefined, withKey(apiKey));
+      assert.equal(after.status, 401, 'a revoked key stops at once');
+      assert.match(after.body.detail, /revoked/);
+    });
+
+    test('keys: create with a label, revoke, and another account\'s key is 404', async (t) => {
+      const api = await app(t);
+      if (!api) return;
+      const alice = await signUp(api);
+      const bob = await signUp(api);
+      const created = await api.request('POST', '/account/keys?label=ci', undefined, withKey(alice.apiKey));
+      assert.equal(created.status, 200);
+      assert.match(created.body.api_key, /^fd_live_/);
+      assert.equal(created.body.key.label, 'ci');
+      assert.deepEqual(Object.keys(created.body.key).sort(), KEY_OUT_FIELDS);
+      const unnamed = await api.request('POST', '/account/keys', undefined, withKey(alice.apiKey));
+      assert.equal(unnamed.body.key.label, 'additional');
+      assert.equal((await api.request('GET', '/account/me', undefined, withKey(created.body.api_key))).status, 200);
+
+      const foreign = await api.request('DELETE', `/account/keys/${bob.keyId}`, undefined, withKey(alice.apiKey));
+      assert.equal(foreign.status, 404);
+      assert.equal(foreign.body.code, 'not_found');
+      assert.equal((await api.request('GET', '/account/me', undefined, withKey(bob.apiKey))).status, 200, "bob's key still works");
+      assert.equal((await api.request('DELETE', '/account/keys/999999', undefined, withKey(alice.apiKey))).status, 404);
+      assert.equal((await api.request('DELETE', '/account/keys/abc', undefined, withKey(alice.apiKey))).status, 422);
+
+      const revoke = await api.request('DELETE', `/account/keys/${created.body.key_id}`, undefined, withKey(alice.apiKey));
+      assert.equal(revoke.status, 200);
+      assert.deepEqual(Object.keys(revoke.body).sort(), KEY_OUT_FIELDS);
+      assert.equal((await api.request('GET', '/account/me', undefined, withKey(created.body.api_key))).status, 401);
+      const list = await api.request('GET', '/account/keys', undefined, withKey(alice.apiKey));
+      assert.deepEqual(list.body.map((k: any) => [k.label, k.revoked]), [['default', false], ['ci', true], ['additional', false]]);
+      const tooLong = await api.request('POST', `/account/keys?label=${'x'.repeat(65)}`, undefined, withKey(alice.apiKey));
+      assert.equal(tooLong.status, 422);
+    });
+
+    test('last_used_at is written on first use and then at most once a minute', async (t) => {
+      const api = await app(t);
+      if (!api) return;
+      const { apiKey } = await signUp(api);
+      const before = await api.request('GET', '/account/keys', undefined, withKey(apiKey));
+      const firstUse = before.body[0].last_used_at;
+      assert.ok(firstUse, 'the listing request itself used the key');
+      for (let i = 0; i < 3; i++) await api.request('GET', '/account/me', undefined, withKey(apiKey));
+      const later = await api.request('GET', '/account/keys', undefined, withKey(apiKey));
+      assert.equal(later.body[0].last_used_at, firstUse, 'no write per request');
+    });
+
+    test('sign-up validation: e-mail format, label length, unknown fields', async (t) => {
+      const api = await app(t);
+      if (!api) return;
+      const bad = await api.post('/account/signup', { email: 'not-an-address' });
+      assert.equal(bad.status, 422);
+      assert.deepEqual(bad.body.detail[0].loc, ['body', 'email']);
+      const long = await api.post('/account/signup', { email: uniqueEmail(), label: 'x'.repeat(65) });
+      assert.equal(long.status, 422);
+      assert.deepEqual(long.body.detail[0].loc, ['body', 'label']);
+      assert.equal(long.body.detail[0].type, 'string_too_long');
+      const extra = await api.post('/account/signup', { email: uniqueEmail(), plan: 'pro' });
+      assert.equal(extra.status, 422);
+      assert.equal(extra.body.detail[0].type, 'extra_forbidden');
+      const missing = await api.post('/account/signup', {});
+      assert.equal(missing.status, 422);
+      assert.equal(missing.body.detail[0].type, 'missing');
+      const max = await api.post('/account/signup', { email: uniqueEmail(), label: 'x'.repeat(64) });
+      assert.equal(max.status, 200);
+    });
+
+    test('new and known addresses take similar time', async (t) => {
+      const api = await app(t);
+      if (!api) return;
+      const known = await Promise.all(Array.from({ length: 3 }, () => signUp(api)));
+      const timeOf = async (email: string) => {
+        const started = performance.now();
+        const res = await api.post('/account/signup', { email });
+        assert.equal(res.status, 200);
+        return performance.now() - started;
+      };
+      for (let i = 0; i < 5; i++) await timeOf(uniqueEmail('warm')); // warm up both code paths
+      const fresh: number[] = [];
+      const repeat: number[] = [];
+      for (let i = 0; i < 30; i++) {
+        fresh.push(await timeOf(uniqueEmail('timing')));
+        repeat.push(await timeOf(known[i % known.length]!.email));
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      const difference = Math.abs(median(fresh) - median(repeat));
+      t.diagnostic(`median new ${median(fresh).toFixed(2)} ms, known ${median(repeat).toFixed(2)} ms, difference ${difference.toFixed(2)} ms`);
+      assert.ok(difference < Math.max(5, 0.5 * Math.max(median(fresh), median(repeat))), `difference ${difference.toFixed(2)} ms`);
+    });
+  });
+}

@@ -1,0 +1,112 @@
+// Cache behaviour over HTTP on every backend: miss, hit, expiry, delete, normalised keys, shared concurrent misses.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Redis } from 'ioredis';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { buildTestApp } from '../helpers/test-app.js';
+
+let site: FixtureSite;
+before(async () => {
+  site = await startFixtureSite();
+});
+after(() => site.close());
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function redisReachable(): Promise<boolean> {
+  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await client.connect();
+    await client.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+const backends: { name: string; env: () => Promise<Record<string, string> | string> }[] = [
+  { name: 'memory', env: async () => ({ CACHE_URL: 'memory://' }) },
+  { name: 'sqlite (embedded default)', env: async () => ({ CACHE_URL: '' }) },
+  {
+    name: 'redis',
+    env: async () => {
+      if (await redisReachable()) return { CACHE_URL: REDIS_URL };
+      if (process.env.CI === 'true') throw new Error(`Redis is required in CI but ${REDIS_URL} is not reachable`);
+      return `Redis not reachable at ${REDIS_URL}`;
+    },
+  },
+];
+
+let run = 0;
+for (const backend of backends) {
+  describe(`cache on ${backend.name}`, () => {
+    test('miss, hit, status, delete and expiry', async (t) => {
+      const env = await backend.env();
+      if (typeof env === 'string') return t.skip(env);
+      const api = await buildTestApp(t, { ...env, CACHE_TTL_SECONDS: '2' });
+      const path = `/unique/${backend.name.split(' ')[0]}-${process.pid}-${Date.now()}-${run++}`;
+      const url = site.url(path);
+      const q = `/cache?url=${encodeURIComponent(url)}`;
+
+      const none = await api.get(q);
+      assert.deepEqual(none.body, { url, cached: false, cached_at: null, expires_at: null, fetcher_used: null, token_count: null });
+
+      const first = await api.post('/fetch', { url });
+      assert.equal(first.status, 200);
+      assert.equal(first.body.cache.hit, false);
+      const second = await api.post('/fetch', { url, max_tokens: 5 });
+      assert.equal(second.body.cache.hit, true);
+      assert.equal(second.body.cache.cached_at, first.body.cache.cached_at);
+      assert.equal(site.hits(path), 1, 'served from the cache');
+
+      // Normalised key: case of scheme/host, default port and fragment do not matter.
+      const variant = url.replace('http://', 'HTTP://').replace(path, `${path}#section`);
+      assert.equal((await api.post('/fetch', { url: variant })).body.cache.hit, true);
+
+      const status = await api.get(q);
+      assert.equal(status.body.cached, true);
+      assert.equal(status.body.fetcher_used, 'html');
+      assert.equal(status.body.token_count, first.body.metadata.total_tokens);
+      assert.equal(status.body.cached_at, first.body.cache.cached_at);
+
+      const forced = await api.post('/fetch', { url, use_cache: false });
+      assert.equal(forced.body.cache.hit, false);
+      assert.equal(site.hits(path), 2, 'use_cache=false fetches again');
+
+      const deleted = await api.request('DELETE', q);
+      assert.deepEqual(deleted.body, { url, deleted: true });
+      assert.deepEqual((await api.request('DELETE', q)).body, { url, deleted: false });
+      assert.equal((await api.post('/fetch', { url })).body.cache.hit, false);
+      assert.equal(site.hits(path), 3);
+
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      assert.equal((await api.get(q)).body.cached, false, 'expired after CACHE_TTL_SECONDS');
+      assert.equal((await api.post('/fetch', { url })).body.cache.hit, false);
+      assert.equal(site.hits(path), 4);
+    });
+  });
+}
+
+test('the embedded SQLite cache survives a restart', async (t) => {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-restart-'));
+  const url = site.url(`/unique/restart-${Date.now()}`);
+  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const first = await buildTestApp(t, { CACHE_URL: '', DATA_DIR: dataDir });
+  assert.equal((await first.post('/fetch', { url })).body.cache.hit, false);
+  await first.close();
+  const second = await buildTestApp(t, { CACHE_URL: '', DATA_DIR: dataDir });
+  assert.equal((await second.post('/fetch', { url })).body.cache.hit, true);
+});
+
+test('concurrent misses for one URL share one upstream fetch', async (t) => {
+  const api = await buildTestApp(t);
+  const path = `/delay/200/shared-${Date.now()}`;
+  const responses = await Promise.all(Array.from({ length: 8 }, () => api.post('/fetch', { url: site.url(path) })));
+  for (const res of responses) assert.equal(res.status, 200);
+  assert.equal(site.hits(path), 1);
+});

@@ -1,0 +1,180 @@
+// POST /fetch happy paths: every response field, the three formats, trimming and reading in parts.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { countTokens } from '../../src/tokens/count.js';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+
+let site: FixtureSite;
+let api: TestApp;
+before(async () => {
+  site = await startFixtureSite();
+  api = await buildTestApp({ after });
+});
+after(() => site.close());
+
+describe('POST /fetch', () => {
+  test('returns the main content as Markdown with every named field', async () => {
+    const res = await api.post('/fetch', { url: site.url('/article') });
+    assert.equal(res.status, 200);
+    const { markdown, metadata, cache, fetch_info } = res.body;
+    assert.match(markdown, /^# Growing Tomatoes on a Balcony/);
+    assert.match(markdown, /six hours of direct sun/);
+    assert.match(markdown, /\| Variety \| Days to harvest \|/);
+    assert.match(markdown, /```python\ndef water\(days\):/);
+    assert.match(markdown, /> The best fertiliser/);
+    assert.match(markdown, /\[watering guide\]\(http:\/\/127\.0\.0\.1:\d+\/guides\/watering\)/);
+    assert.match(markdown, /!\[Ripe tomatoes\]\(http:\/\/127\.0\.0\.1:\d+\/img\/tomato\.jpg\)/);
+    for (const marker of ['SITE-NAV-MARKER', 'COOKIE-MARKER', 'SIDEBAR-MARKER', 'FOOTER-MARKER', 'data:image']) {
+      assert.ok(!markdown.includes(marker), `${marker} leaked into the content`);
+    }
+    assert.ok(!/\n\n\n/.test(markdown), 'no runs of blank lines');
+    assert.equal(metadata.title, 'Growing Tomatoes on a Balcony');
+    assert.equal(metadata.description, 'How to grow tomatoes on a balcony.');
+    assert.equal(metadata.language, 'en');
+    assert.equal(metadata.url, site.url('/article'));
+    assert.equal(metadata.status_code, 200);
+    assert.match(metadata.content_type, /^text\/html/);
+    assert.equal(metadata.token_count, countTokens(markdown));
+    assert.equal(metadata.total_tokens, metadata.token_count);
+    assert.equal(metadata.truncated, false);
+    assert.equal(res.body.next_cursor, null);
+    assert.deepEqual(res.body.outline, []);
+    assert.equal(cache.hit, false);
+    assert.ok(Date.parse(cache.expires_at) - Date.parse(cache.cached_at) === 21600 * 1000);
+    assert.equal(fetch_info.fetcher_used, 'html');
+    assert.equal(fetch_info.redirects, 0);
+    assert.ok(fetch_info.bytes > 1000);
+    assert.equal(fetch_info.body_truncated, false);
+    assert.equal(typeof fetch_info.fetch_ms, 'number');
+    assert.equal(res.body.document, undefined);
+  });
+
+  test('format text has no Markdown syntax', async () => {
+    const res = await api.post('/fetch', { url: site.url('/article'), format: 'text' });
+    assert.equal(res.status, 200);
+    const text: string = res.body.markdown;
+    assert.match(text, /Growing Tomatoes on a Balcony/);
+    assert.match(text, /six hours of direct sun/);
+    assert.ok(!/^#/m.test(text), 'no heading marks');
+    assert.ok(!text.includes(']('), 'no link syntax');
+    assert.ok(!text.includes('```'), 'no code fences');
+    assert.equal(res.body.metadata.token_count, countTokens(text));
+  });
+
+  test('format json adds typed blocks', async () => {
+    const res = await api.post('/fetch', { url: site.url('/article'), format: 'json' });
+    assert.equal(res.status, 200);
+    assert.match(res.body.markdown, /^# Growing Tomatoes/);
+    const blocks: any[] = res.body.document.blocks;
+    assert.deepEqual(blocks[0], { type: 'heading', level: 1, text: 'Growing Tomatoes on a Balcony' });
+    const table = blocks.find((b) => b.type === 'table');
+    assert.deepEqual(table.header, ['Variety', 'Days to harvest']);
+    assert.deepEqual(table.rows, [['Cherry', '60'], ['Roma', '75']]);
+    const code = blocks.find((b) => b.type === 'code');
+    assert.equal(code.language, 'python');
+    assert.match(code.code, /def water/);
+    const list = blocks.find((b) => b.type === 'list');
+    assert.equal(list.ordered, false);
+    assert.ok(blocks.some((b) => b.type === 'paragraph' && b.text.includes('six hours')));
+    assert.ok(res.body.document.links.some((l: any) => l.text === 'watering guide' && l.url.endsWith('/guides/watering')));
+  });
+
+  test('publisher Markdown is used as is', async () => {
+    const res = await api.post('/fetch', { url: site.url('/markdown') });
+    assert.equal(res.status, 200);
+    assert.match(res.body.markdown, /^# Served as Markdown/);
+    assert.match(res.body.markdown, /\*\*Markdown\*\*/);
+    assert.equal(res.body.fetch_info.source_markdown, true);
+    assert.equal(res.body.metadata.title, 'Served as Markdown');
+  });
+
+  test('plain text and JSON bodies are returned as text', async () => {
+    const plain = await api.post('/fetch', { url: site.url('/plain.txt') });
+    assert.equal(plain.status, 200);
+    assert.match(plain.body.markdown, /Just plain text\.\nSecond line\./);
+    const json = await api.post('/fetch', { url: site.url('/data.json') });
+    assert.equal(json.status, 200);
+    assert.match(json.body.markdown, /```json\n\{"a": 1\}\n```/);
+  });
+
+  test('follows redirects and reports the final URL', async () => {
+    const res = await api.post('/fetch', { url: site.url('/redirect/3') });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.metadata.url, site.url('/article'));
+    assert.equal(res.body.fetch_info.redirects, 3);
+  });
+
+  test('gzip bodies are decoded', async () => {
+    const res = await api.post('/fetch', { url: site.url('/gzip') });
+    assert.equal(res.status, 200);
+    assert.match(res.body.markdown, /Growing Tomatoes/);
+  });
+});
+
+describe('max_tokens and reading in parts', () => {
+  test('trims at a block boundary within the budget and reports what was cut', async () => {
+    const full = await api.post('/fetch', { url: site.url('/long') });
+    const total = full.body.metadata.total_tokens;
+    assert.ok(total > 2000, `long page has ${total} tokens`);
+    const res = await api.post('/fetch', { url: site.url('/long'), max_tokens: 300 });
+    assert.equal(res.status, 200);
+    const { markdown, metadata } = res.body;
+    assert.ok(metadata.token_count <= 300);
+    assert.equal(metadata.token_count, countTokens(markdown));
+    assert.equal(metadata.total_tokens, total);
+    assert.equal(metadata.truncated, true);
+    assert.ok(full.body.markdown.startsWith(markdown), 'a prefix of the whole content');
+    const after = full.body.markdown.slice(markdown.length);
+    assert.match(after, /^\n\n/, 'cut at a block boundary');
+    assert.equal(res.body.cache.hit, true, 'a different max_tokens is still a cache hit');
+    const outline = res.body.outline;
+    assert.ok(outline.length > 30);
+    assert.deepEqual(Object.keys(outline[0]).sort(), ['level', 'title', 'tokens']);
+    assert.equal(outline.at(-1).title, 'Part 40');
+    assert.equal(typeof res.body.next_cursor, 'string');
+  });
+
+  test('a budget smaller than the first block cuts at a token boundary', async () => {
+    const res = await api.post('/fetch', { url: site.url('/long'), max_tokens: 3 });
+    assert.equal(res.status, 200);
+    assert.ok(res.body.metadata.token_count <= 3 && res.body.metadata.token_count >= 1);
+    assert.equal(res.body.metadata.truncated, true);
+  });
+
+  test('cursors walk the same cached copy to the end', async () => {
+    const full = await api.post('/fetch', { url: site.url('/long') });
+    const parts: string[] = [];
+    let cursor: string | undefined;
+    const fetchesBefore = site.hits('/long');
+    for (let i = 0; i < 50; i++) {
+      const res = await api.post('/fetch', { url: site.url('/long'), max_tokens: 500, ...(cursor ? { cursor } : {}) });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.ok(res.body.metadata.token_count <= 500);
+      parts.push(res.body.markdown);
+      cursor = res.body.next_cursor ?? undefined;
+      if (!cursor) break;
+    }
+    assert.equal(cursor, undefined, 'reached the end');
+    assert.ok(parts.length >= 4);
+    assert.equal(site.hits('/long'), fetchesBefore, 'no fresh fetch while paging');
+    const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+    assert.equal(squash(parts.join('\n\n')), squash(full.body.markdown));
+  });
+
+  test('a foreign, malformed or expired cursor is a 422', async () => {
+    const first = await api.post('/fetch', { url: site.url('/long'), max_tokens: 200 });
+    const cursor = first.body.next_cursor;
+    const foreign = await api.post('/fetch', { url: site.url('/article'), max_tokens: 200, cursor });
+    assert.equal(foreign.status, 422);
+    assert.deepEqual(foreign.body.detail[0].loc, ['body', 'cursor']);
+    assert.match(foreign.body.detail[0].msg, /another URL/);
+    const malformed = await api.post('/fetch', { url: site.url('/long'), cursor: 'not-a-cursor' });
+    assert.equal(malformed.status, 422);
+    assert.match(malformed.body.detail[0].msg, /malformed/);
+    await api.request('DELETE', `/cache?url=${encodeURIComponent(site.url('/long'))}`);
+    const expired = await api.post('/fetch', { url: site.url('/long'), max_tokens: 200, cursor });
+    assert.equal(expired.status, 422);
+    assert.match(expired.body.detail[0].msg, /expired/);
+  });
+});

@@ -1,0 +1,81 @@
+// What a remote site can do wrong becomes a clear error with the right status; never a 500.
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+
+let site: FixtureSite;
+let api: TestApp;
+before(async () => {
+  site = await startFixtureSite();
+  api = await buildTestApp({ after }, { FETCH_TIMEOUT_MS: '400', FETCH_MAX_BYTES: '65536', FETCH_MAX_REDIRECTS: '3' });
+});
+after(() => site.close());
+
+describe('upstream failures', () => {
+  for (const status of [404, 500, 503]) {
+    test(`a ${status} from the site is 502 upstream_status`, async () => {
+      const res = await api.post('/fetch', { url: site.url(`/status/${status}`) });
+      assert.equal(res.status, 502);
+      assert.equal(res.body.code, 'upstream_status');
+      assert.equal(res.body.upstream_status, status);
+      assert.match(res.body.detail, new RegExp(String(status)));
+      assert.equal(typeof res.body.retry_hint, 'string');
+    });
+  }
+
+  test('error pages are not cached', async () => {
+    await api.post('/fetch', { url: site.url('/status/500') });
+    const status = await api.get(`/cache?url=${encodeURIComponent(site.url('/status/500'))}`);
+    assert.equal(status.body.cached, false);
+  });
+
+  test('a slow site is 504 upstream_timeout', async () => {
+    const started = Date.now();
+    const res = await api.post('/fetch', { url: site.url('/delay/3000') });
+    assert.equal(res.status, 504);
+    assert.equal(res.body.code, 'upstream_timeout');
+    assert.ok(res.body.retry_hint);
+    assert.ok(Date.now() - started < 2500);
+  });
+
+  test('a refused connection is 502 upstream_unreachable', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    await new Promise((resolve) => server.close(resolve));
+    const res = await api.post('/fetch', { url: `http://127.0.0.1:${port}/` });
+    assert.equal(res.status, 502);
+    assert.equal(res.body.code, 'upstream_unreachable');
+  });
+
+  test('an unknown host is 502 upstream_unreachable', async () => {
+    const res = await api.post('/fetch', { url: 'http://no-such-host.invalid/' });
+    assert.equal(res.status, 502);
+    assert.equal(res.body.code, 'upstream_unreachable');
+  });
+
+  test('images and archives are 415 unsupported_content', async () => {
+    for (const path of ['/image.png', '/archive.zip']) {
+      const res = await api.post('/fetch', { url: site.url(path) });
+      assert.equal(res.status, 415, path);
+      assert.equal(res.body.code, 'unsupported_content');
+      assert.match(res.body.detail, /image\/png|application\/zip/);
+    }
+  });
+
+  test('too many redirects is an error, not a loop', async () => {
+    const res = await api.post('/fetch', { url: site.url('/loop') });
+    assert.equal(res.status, 502);
+    assert.match(res.body.detail, /redirect/i);
+  });
+
+  test('a body over FETCH_MAX_BYTES is cut there and still extracted', async () => {
+    const res = await api.post('/fetch', { url: site.url('/big') });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.fetch_info.body_truncated, true);
+    assert.ok(res.body.fetch_info.bytes <= 65536);
+    assert.match(res.body.markdown, /A long paragraph of words/);
+  });
+});

@@ -1,0 +1,61 @@
+// The MCP server over Streamable HTTP at POST /mcp, driven by the SDK's Client, plus the transport's edges.
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { startFixtureSite } from '../helpers/fixture-site.js';
+import { connectHttp, textOf } from '../helpers/mcp-client.js';
+import { startSearxngStandin } from '../helpers/search-standins.js';
+import { buildTestApp } from '../helpers/test-app.js';
+import { checkErrors, checkEstimate, checkFetchMultiple, checkFetchUrl, checkSearch, checkToolList } from './tools.shared.js';
+
+// Set up at the top level: on Node 20 an `after` registered inside `before` runs as soon as that hook ends.
+const site = await startFixtureSite();
+const searxng = await startSearxngStandin([]);
+const api = await buildTestApp({ after }, { SEARCH_PROVIDER: 'searxng', SEARCH_BASE_URL: searxng.origin });
+after(async () => {
+  await Promise.all([site.close(), searxng.close()]);
+});
+searxng.setHits([
+  { title: 'Tomatoes', url: site.url('/article'), snippet: 'Growing tomatoes' },
+  { title: 'Guide', url: site.url('/long'), snippet: 'A long guide' },
+]);
+
+test('the four tools over POST /mcp, each callable, errors as tool results', async (t) => {
+  const client = await connectHttp(t, api.base);
+  assert.equal(client.getServerVersion()?.name, 'fetchdown');
+  assert.equal(client.getServerVersion()?.version, '1.0.0');
+  await checkToolList(client);
+  await checkFetchUrl(client, site);
+  await checkEstimate(client, site);
+  await checkFetchMultiple(client, site);
+  await checkSearch(client);
+  await checkErrors(client, site);
+});
+
+test('the HTTP transport shares the server-wide cache with /fetch', async (t) => {
+  const url = site.url(`/unique/mcp-cache-${Date.now()}`);
+  await api.post('/fetch', { url });
+  const client = await connectHttp(t, api.base);
+  const result = await client.callTool({ name: 'fetch_url', arguments: { url } });
+  assert.equal((result.structuredContent as any).cache.hit, true, textOf(result));
+  assert.equal(site.hits(new URL(url).pathname), 1);
+});
+
+test('a body that is not JSON gets a JSON-RPC parse error', async () => {
+  const res = await api.request('POST', '/mcp', '{"jsonrpc": "2.0", "id": 1, "method":', { accept: 'application/json, text/event-stream' });
+  assert.equal(res.status, 400);
+  assert.equal(res.body.error.code, -32700);
+});
+
+test('GET and DELETE /mcp are 405: the endpoint is stateless', async () => {
+  for (const method of ['GET', 'DELETE']) {
+    const res = await api.request(method, '/mcp');
+    assert.equal(res.status, 405);
+    assert.equal(res.headers.get('allow'), 'POST');
+  }
+});
+
+test('/fetch keeps its own JSON parsing (the MCP parser is scoped to /mcp)', async () => {
+  const res = await api.request('POST', '/fetch', '{"url": ');
+  assert.equal(res.status, 422);
+  assert.equal(res.body.detail[0].type, 'json_invalid');
+});

@@ -1,0 +1,159 @@
+// Bodies: gzip/deflate/br decoded by us, cut at maxBytes of decoded output, a compression bomb kept small.
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { after, before, describe, test } from 'node:test';
+import zlib from 'node:zlib';
+import { createSafeClient, type SafeClient } from '../../src/net/safe-client.js';
+import { startLoopback, type Loopback } from './loopback.js';
+
+const TEXT = 'Tomatoes need six hours of sun. '.repeat(2000); // 64 000 bytes
+const MAX_BYTES = 16 * 1024;
+const MB = 1024 * 1024;
+
+/** 50 MB of zeros gzipped (about 50 KB), built chunk by chunk so the test itself never holds 50 MB. */
+async function gzipBomb(megabytes: number): Promise<Buffer> {
+  const gzip = zlib.createGzip({ level: 9 });
+  const parts: Buffer[] = [];
+  gzip.on('data', (chunk: Buffer) => parts.push(chunk));
+  const zeros = Buffer.alloc(MB);
+  for (let i = 0; i < megabytes; i++) if (!gzip.write(zeros)) await once(gzip, 'drain');
+  gzip.end();
+  await once(gzip, 'end');
+  return Buffer.concat(parts);
+}
+
+let site: Loopback;
+let client: SafeClient;
+let bomb: Buffer;
+let bigBodyClosedEarly: Promise<boolean>;
+before(async () => {
+  bomb = await gzipBomb(50);
+  let reportClose: (early: boolean) => void = () => {};
+  bigBodyClosedEarly = new Promise((resolve) => (reportClose = resolve));
+  const encoded: Record<string, [string, Buffer]> = {
+    '/gzip': ['gzip', zlib.gzipSync(TEXT)],
+    '/x-gzip': ['x-gzip', zlib.gzipSync(TEXT)],
+    '/deflate': ['deflate', zlib.deflateSync(TEXT)],
+    '/deflate-raw': ['deflate', zlib.deflateRawSync(TEXT)],
+    '/br': ['br', zlib.brotliCompressSync(TEXT)],
+    '/gzip-then-br': ['gzip, br', zlib.brotliCompressSync(zlib.gzipSync(TEXT))],
+    '/cut-gzip': ['gzip', zlib.gzipSync(TEXT).subarray(0, 200)],
+    '/zstd': ['zstd', Buffer.from('not really zstd')],
+    '/bomb': ['gzip', bomb],
+  };
+  site = await startLoopback((req, res) => {
+    const path = req.url ?? '/';
+    const entry = encoded[path];
+    if (entry) {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': entry[0] });
+      res.end(entry[1]);
+    } else if (path === '/plain') {
+      res.end(TEXT);
+    } else if (path === '/exact') {
+      res.end('y'.repeat(MAX_BYTES));
+    } else if (path === '/empty-gzip') {
+      res.writeHead(204, { 'content-encoding': 'gzip' });
+      res.end();
+    } else if (path === '/big') {
+      // 20 MB streamed with backpressure: if the client hangs up after maxBytes, the server never finishes.
+      res.on('close', () => reportClose(!res.writableFinished));
+      const chunk = Buffer.alloc(64 * 1024, 'z');
+      let sent = 0;
+      const pump = () => {
+        while (sent < 320) {
+          sent++;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    } else res.end('?');
+  });
+  client = createSafeClient({ allowPrivateNetworks: true, timeoutMs: 5000, maxBytes: MAX_BYTES, maxRedirects: 3, userAgent: 'FetchdownTest/1.0' });
+});
+after(async () => {
+  await client.close();
+  await site.close();
+});
+
+async function get(path: string, maxBytes?: number) {
+  const outcome = await client.request(new URL(site.url(path)), { maxBytes });
+  assert.ok(outcome.ok, JSON.stringify(!outcome.ok && outcome.failure));
+  return outcome.response;
+}
+
+describe('content encodings', () => {
+  for (const path of ['/gzip', '/x-gzip', '/deflate', '/deflate-raw', '/br', '/gzip-then-br']) {
+    test(`${path} is decoded`, async () => {
+      const response = await get(path, TEXT.length);
+      assert.equal(response.body.toString(), TEXT);
+      assert.equal(response.bytes, TEXT.length);
+      assert.equal(response.bodyTruncated, false);
+    });
+  }
+
+  test('an empty body with an encoding stays empty', async () => {
+    const response = await get('/empty-gzip');
+    assert.equal(response.status, 204);
+    assert.equal(response.body.length, 0);
+  });
+
+  test('a gzip stream cut short yields what arrived, as browsers show it', async () => {
+    const response = await get('/cut-gzip', TEXT.length);
+    assert.ok(response.body.length > 0);
+    assert.ok(TEXT.startsWith(response.body.toString()));
+  });
+
+  test('an encoding we did not offer is unsupported_content', async () => {
+    const outcome = await client.request(new URL(site.url('/zstd')));
+    assert.ok(!outcome.ok);
+    assert.equal(outcome.failure.code, 'unsupported_content');
+    assert.match(outcome.failure.detail, /zstd/);
+  });
+});
+
+describe('maxBytes', () => {
+  test('a plain body is cut at maxBytes and marked truncated', async () => {
+    const response = await get('/plain');
+    assert.equal(response.body.length, MAX_BYTES);
+    assert.equal(response.bytes, MAX_BYTES);
+    assert.equal(response.bodyTruncated, true);
+    assert.equal(response.body.toString(), TEXT.slice(0, MAX_BYTES));
+  });
+
+  test('a body of exactly maxBytes is not truncated', async () => {
+    const response = await get('/exact');
+    assert.equal(response.body.length, MAX_BYTES);
+    assert.equal(response.bodyTruncated, false);
+  });
+
+  test('the limit counts decoded bytes, and a request may set its own', async () => {
+    const response = await get('/gzip', 1000);
+    assert.equal(response.body.toString(), TEXT.slice(0, 1000));
+    assert.equal(response.bodyTruncated, true);
+  });
+
+  test('after the limit the connection is dropped, not drained', async () => {
+    const response = await get('/big', MB);
+    assert.equal(response.body.length, MB);
+    assert.equal(response.bodyTruncated, true);
+    assert.equal(await bigBodyClosedEarly, true, 'the server saw the client hang up before it finished');
+  });
+
+  test('a 50 MB gzip bomb gives at most maxBytes and memory stays bounded', async () => {
+    assert.ok(bomb.length < MB, `bomb is ${bomb.length} bytes compressed`);
+    const baseline = process.memoryUsage().arrayBuffers;
+    let peak = baseline;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().arrayBuffers)), 1);
+    const started = Date.now();
+    const response = await get('/bomb', MB);
+    clearInterval(sampler);
+    peak = Math.max(peak, process.memoryUsage().arrayBuffers);
+    assert.equal(response.body.length, MB);
+    assert.ok(response.body.every((b) => b === 0));
+    assert.equal(response.bodyTruncated, true);
+    // Fully inflating would hold 50 MB; reading 1 MB plus zlib's buffers stays far below that.
+    assert.ok(peak - baseline < 16 * MB, `external memory grew by ${((peak - baseline) / MB).toFixed(1)} MB`);
+    assert.ok(Date.now() - started < 2000, 'stopped early instead of inflating everything');
+  });
+});
