@@ -68,6 +68,19 @@ function statusOf(error: unknown): string {
   return 'internal_error';
 }
 
+/** The ledger fields every operation records, billed or not. */
+function ledgerDetails(spec: Metered<unknown>, priced: Priced, status: string, started: number) {
+  return {
+    operation: spec.operation,
+    fetcher: priced.fetcher ?? null,
+    cache_hit: priced.cacheHit ? 1 : 0,
+    tokens: priced.tokens ?? 0,
+    status,
+    url_host: hostOf(spec.url),
+    duration_ms: Math.round(performance.now() - started),
+  };
+}
+
 export function quotaExceeded(shortfall: QuotaShortfall, publicBaseUrl: string): AppError {
   const renews = new Date(shortfall.renewsAt).toISOString();
   const monthly = toCredits(shortfall.monthlyMillis);
@@ -131,17 +144,7 @@ export function createMetering(deps: { credits: Credits; publicBaseUrl: string; 
         status = statusOf(error);
         throw error;
       } finally {
-        const row = {
-          account_id: null,
-          key_id: null,
-          operation: spec.operation,
-          fetcher: priced.fetcher ?? null,
-          cache_hit: priced.cacheHit ? 1 : 0,
-          tokens: priced.tokens ?? 0,
-          status,
-          url_host: hostOf(spec.url),
-          duration_ms: Math.round(performance.now() - started),
-        };
+        const row = { account_id: null, key_id: null, ...ledgerDetails(spec as Metered<unknown>, priced, status, started) };
         await credits.record(row).catch((error: unknown) => onError(error, 'recording an anonymous operation'));
       }
     }
@@ -155,13 +158,7 @@ export function createMetering(deps: { credits: Credits; publicBaseUrl: string; 
           await credits.settle(reserved.reservation, {
             priceMillis: status === 'ok' ? priced.millis : 0,
             key_id: keyId,
-            operation: spec.operation,
-            fetcher: priced.fetcher ?? null,
-            cache_hit: priced.cacheHit ? 1 : 0,
-            tokens: priced.tokens ?? 0,
-            status,
-            url_host: hostOf(spec.url),
-            duration_ms: Math.round(performance.now() - started),
+            ...ledgerDetails(spec as Metered<unknown>, priced, status, started),
           });
         } catch (error) {
           // The work is done; a ledger failure must not withhold its result. The reservation stays charged.
