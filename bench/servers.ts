@@ -7,7 +7,7 @@ import { createServices } from '../src/services/index.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
 
 const site = await startFixtureSite();
-const services = createServices(loadConfig({ LOG_LEVEL: 'silent', FETCH_ALLOW_PRIVATE_NETWORKS: '1', CACHE_URL: 'memory://', DATA_DIR: '.bench-tmp' }));
+const services = createServices(loadConfig({ LOG_LEVEL: 'silent', FETCH_ALLOW_PRIVATE_NETWORKS: '1', CACHE_URL: 'memory://', DATA_DIR: '.bench-tmp', RATE_LIMIT_ANONYMOUS: '0' }));
 const app = await buildApp(services);
 await app.listen({ port: 0, host: '127.0.0.1' });
 

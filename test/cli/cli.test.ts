@@ -124,7 +124,7 @@ test('remote mode: the fetch goes through the API', async (t) => {
   // No private-network permission in the CLI's own process: only the API can have fetched the fixture site.
   const first = await run([url], { FETCH_ALLOW_PRIVATE_NETWORKS: '0', FETCHDOWN_API_URL: api.base, FETCHDOWN_API_KEY: apiKey });
   assert.equal(first.code, 0, first.stderr);
-  assert.match(first.stdout, /Unique \/unique\/cli-remote-/);
+  assert.match(first.stdout, /Page \/unique\/cli-remote-\d+ served at hit 1/);
   const status = await api.get(`/cache?url=${encodeURIComponent(url)}`);
   assert.equal(status.body.cached, true, 'the API fetched and cached it');
   const refused = await run([url], { FETCHDOWN_API_URL: api.base, FETCHDOWN_API_KEY: 'fd_live_not-a-real-key' });

@@ -36,6 +36,15 @@ test('title falls back to <title>, then the first h1; language to Content-Langua
   assert.equal(fromH1.language, null);
 });
 
+test('the page\'s one h1 is the title; else <title> without its site-name suffix', () => {
+  const page = (head: string, body: string) => `<html><head><title>${head}</title></head><body><article>${body}${ARTICLE}</article></body></html>`;
+  assert.equal(extractHtml(page('Gardening Notes | Example Site', '<h1>Growing Tomatoes</h1>'), PAGE_URL).title, 'Growing Tomatoes');
+  assert.equal(extractHtml(page('Gardening Notes | Example Site', '<h1>One</h1><h1>Two</h1>'), PAGE_URL).title, 'Gardening Notes');
+  assert.equal(extractHtml(page('Council news — The Daily Bridge', ''), PAGE_URL).title, 'Council news');
+  // Too short to stand alone once the suffix is gone: kept whole.
+  assert.equal(extractHtml(page('Home - Acme', ''), PAGE_URL).title, 'Home - Acme');
+});
+
 test('the title heading is not repeated when the content already opens with it', () => {
   const page = `<html><head><title>Opening hours</title></head><body>${SITE_HEADER}<h1>Opening hours</h1><p>Monday to Friday, nine to five.</p>${SITE_FOOTER}</body></html>`;
   const { markdown } = extractHtml(page, PAGE_URL);

@@ -69,7 +69,8 @@ describe('browser fetcher', SUITE, () => {
   test('renders an app shell: the script fetches its data and writes the article', async () => {
     const outcome = await shared.fetcher.fetch(new URL(site.url('/app-shell')));
     assert.ok(outcome.ok, JSON.stringify(outcome));
-    assert.match(outcome.page.markdown, /## Rendered by Script/);
+    assert.match(outcome.page.markdown, /^# Rendered by Script\n/);
+    assert.equal(outcome.page.title, 'Rendered by Script', "the rendered headline, not the shell's <title>");
     assert.match(outcome.page.markdown, /six hours of direct sun/);
     assert.equal(outcome.page.statusCode, 200);
     assert.equal(site.hits('/api/article.json'), 1);
