@@ -45,6 +45,7 @@ export function createAccounts(deps: { store: Store; mailer: Mailer; config: Acc
   const keys = createKeys({ store, clock });
   const login = createLogin({ store, clock, keys, publicBaseUrl: config.PUBLIC_BASE_URL, deliver });
   const credits = createCredits({ store, clock, plans });
+  const metrics = createMetrics({ store, clock });
   const meterFor = createMetering({
     credits,
     publicBaseUrl: config.PUBLIC_BASE_URL,
@@ -74,7 +75,12 @@ export function createAccounts(deps: { store: Store; mailer: Mailer; config: Acc
       };
     },
     summarizeUsage: createUsage({ store, clock, plans }),
-    collectMetrics: createMetrics({ store, clock }),
+    /** Metrics include the unbilled rows still waiting for their batched write. */
+    collectMetrics: async (...args: Parameters<ReturnType<typeof createMetrics>>) => {
+      await credits.flushRecords();
+      return metrics(...args);
+    },
+    flushRecords: credits.flushRecords,
     /** Resolves when every e-mail queued so far has been handed to the mailer (or failed). */
     async flushMail(): Promise<void> {
       while (sending.size > 0) await Promise.allSettled([...sending]);
@@ -97,6 +103,7 @@ export function createAccountServices(config: Config, deps: { clock?: Clock } = 
     rateLimiter,
     async close() {
       await accounts.flushMail();
+      await accounts.flushRecords().catch((error: unknown) => log.error({ err: error }, 'ledger rows could not be written at shutdown'));
       await Promise.allSettled([mailer.close(), rateLimiter.close()]);
       await store.close();
     },

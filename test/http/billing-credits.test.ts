@@ -214,6 +214,7 @@ for (const backend of DATABASES) {
       if (!api) return;
       const anonymous = await api.post('/fetch', { url: unique('anon') });
       assert.equal(anonymous.status, 200);
+      await api.services.accounts.flushRecords(); // unbilled rows are written in batches
       const rows = await api.services.store.db.selectFrom('ledger').selectAll().execute();
       assert.deepEqual(rows.map((r) => [r.account_id, r.credits_millis, r.status]), [[null, 0, 'ok']]);
 
