@@ -58,7 +58,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   app.setValidatorCompiler(createValidatorCompiler());
   registerErrorHandling(app);
   app.addHook('onReady', () => services.store.migrate());
-  await app.register(healthRoutes);
+  await app.register(healthRoutes, { services });
   // Metered routes: X-Service-Key (or the anonymous tier), rate limits, and a meter that bills the caller.
   await app.register(async (metered: FastifyInstance) => {
     meterCallers(metered, services);

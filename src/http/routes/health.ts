@@ -1,8 +1,16 @@
-// GET /health: liveness only (no dependency checks), and GET /openapi.json.
+// GET /health (liveness only, no dependency checks), GET /ready (database and cache reachable) and GET /openapi.json.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Services } from '../../services/index.js';
+import { checkReadiness } from '../../services/readiness.js';
 
-export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const Check = Type.Object({ ok: Type.Boolean(), ms: Type.Integer(), detail: Type.Optional(Type.String()) });
+const ReadyBody = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  checks: Type.Record(Type.String(), Check, { description: 'One entry per dependency: database, cache.' }),
+});
+
+export const healthRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get(
     '/health',
     {
@@ -14,6 +22,21 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async () => ({ status: 'ok' as const }),
+  );
+  app.get(
+    '/ready',
+    {
+      schema: {
+        summary: 'Readiness probe',
+        description: '200 when the account database and the cache answer; 503 otherwise, with `checks` saying what is broken.',
+        tags: ['operations'],
+        response: { 200: ReadyBody, 503: ReadyBody },
+      },
+    },
+    async (_request, reply) => {
+      const { ready, checks } = await checkReadiness({ database: services.store, cache: services.cache });
+      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks });
+    },
   );
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 };
