@@ -5,10 +5,10 @@ import type { Kysely } from 'kysely';
 import type { Store } from '../store/db.js';
 import type { Account, Database, NewLedgerRow, PlanKey } from '../store/types.js';
 import { monthBounds, monthOf, type Clock } from './clock.js';
+import type { PlanTable } from './plans.js';
 
 const RECORD_FLUSH_MS = 1000;
 const RECORD_BATCH_ROWS = 500;
-import type { PlanTable } from './plans.js';
 
 export interface Reservation {
   accountId: number;
@@ -128,23 +128,26 @@ export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTab
     });
   }
 
-  // Rows that charge nothing (anonymous callers, for the metrics) are written in batches: one insert per
-  // RECORD_FLUSH_MS instead of one per request took a cached anonymous /fetch from ~0.12 ms to ~0.38 ms.
+  // Rows that charge nothing (anonymous callers, for the metrics) are written in batches: one insert per request
+  // made a cached anonymous /fetch cost ~0.38 ms instead of ~0.12 ms.
   let unwritten: NewLedgerRow[] = [];
   let flushTimer: NodeJS.Timeout | undefined;
-  let writing: Promise<void> = Promise.resolve();
+  let writing: Promise<void> = Promise.resolve(); // the last batch write, settled either way, so writes stay in order
 
-  /** Writes every recorded row; resolves when they are in the database. */
+  /** Writes every recorded row; resolves when they are in the database, rejects if a batch could not be written. */
   function flushRecords(): Promise<void> {
     clearTimeout(flushTimer);
     flushTimer = undefined;
     const rows = unwritten;
     unwritten = [];
+    const writes: Promise<void>[] = [];
     for (let i = 0; i < rows.length; i += RECORD_BATCH_ROWS) {
       const batch = rows.slice(i, i + RECORD_BATCH_ROWS);
-      writing = writing.then(() => store.db.insertInto('ledger').values(batch).execute()).then(() => undefined);
+      const write = writing.then(async () => void (await store.db.insertInto('ledger').values(batch).execute()));
+      writing = write.catch(() => undefined);
+      writes.push(write);
     }
-    return writing;
+    return writes.length > 0 ? Promise.all(writes).then(() => undefined) : writing;
   }
 
   /** A ledger row that charges nothing; written within RECORD_FLUSH_MS (see flushRecords). */
