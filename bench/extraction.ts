@@ -129,7 +129,7 @@ export async function runExtractionBench(): Promise<ExtractionBenchResult> {
 }
 
 function formatScore(name: string, s: SystemScore): string {
-  const f = (x: number) => x.toFixed(3);
+  const f = (x: number) => x.toFixed(4);
   const speed = `${s.pagesPerSecond.toFixed(1)} pages/s (${s.pagesPerCpuSecond.toFixed(1)} per CPU-second)`;
   return `${name.padEnd(23)} F1 ${f(s.f1)}  P ${f(s.precision)}  R ${f(s.recall)}  ${speed}`;
 }

@@ -97,6 +97,11 @@ function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false)
   return count;
 }
 
+/** Removes containers that are mostly links (teaser lists, tag clouds, menus) from an article. */
+export function dropLinkLists(root: Element): void {
+  pruneBoilerplate(root, true);
+}
+
 /** The page's <main> when it holds most of the text, else the body; boilerplate removed in place. */
 export function extractFullContent(doc: Document): Element {
   const body = doc.body;

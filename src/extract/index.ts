@@ -3,19 +3,22 @@
 import { cleanContent } from './clean.js';
 import { markdownToDocument, type DocumentBlock, type MarkdownDocument } from './document.js';
 import { findMainContent } from './main-content.js';
+import { trimShortEdges } from './edges.js';
 import { convertToMarkdown, prependTitle, resolveMarkdownUrls, tidyMarkdown } from './markdown.js';
 import { decodeEntities } from './inline.js';
-import { readMetadata, type PageMetadata } from './metadata.js';
+import { NO_DETAILS, readMetadata, type PageDetails, type PageMetadata } from './metadata.js';
 import { assertNestingDepth, normaliseHtml, parseDocument, stripInertMarkup } from './parse.js';
 import { renderBlocksAsText } from './text.js';
 
-export type { DocumentBlock, MarkdownDocument };
+export type { DocumentBlock, MarkdownDocument, PageDetails };
 export { markdownToDocument };
 
 export interface ExtractedContent {
   title: string | null;
   description: string | null;
   language: string | null;
+  /** Author, date, site name, canonical URL and image (metadata.ts). */
+  details: PageDetails;
   markdown: string;
   text: string;
 }
@@ -40,6 +43,7 @@ function extractTextByStripping(html: string, metadata: PageMetadata | null): Ex
     title: metadata?.title ?? null,
     description: metadata?.description ?? null,
     language: metadata?.language ?? null,
+    details: metadata?.details ?? NO_DETAILS,
     markdown: prependTitle(text, metadata?.title ?? null),
     text,
   };
@@ -52,17 +56,20 @@ function extractTextByStripping(html: string, metadata: PageMetadata | null): Ex
 export function extractHtml(html: string, pageUrl: string): ExtractedContent {
   let metadata: PageMetadata | null = null;
   try {
-    const source = normaliseHtml(html);
+    const jsonLd: string[] = [];
+    const source = normaliseHtml(html, jsonLd);
     const doc = parseDocument(source);
-    metadata = readMetadata(doc, pageUrl);
+    metadata = readMetadata(doc, pageUrl, jsonLd);
     assertNestingDepth(doc);
-    const root = findMainContent(source, doc);
+    const { root, isLongArticle } = findMainContent(source, doc);
     cleanContent(root, metadata.baseUrl);
-    const body = convertToMarkdown(root.innerHTML);
+    const converted = convertToMarkdown(root.innerHTML);
+    const body = isLongArticle ? trimShortEdges(converted) : converted;
     return {
       title: metadata.title,
       description: metadata.description,
       language: metadata.language,
+      details: metadata.details,
       markdown: prependTitle(body, metadata.title),
       // The title is in metadata already; repeating it would put words in `text` that are not the page's body.
       text: markdownToText(body),
@@ -81,6 +88,7 @@ export function contentFromMarkdown(markdown: string, pageUrl: string): Extracte
     title: firstHeading?.type === 'heading' ? firstHeading.text : null,
     description: null,
     language: null,
+    details: NO_DETAILS,
     markdown: tidy,
     text: markdownToText(tidy),
   };

@@ -1,15 +1,21 @@
 // Finds the main content: Readability first; the page minus boilerplate when Readability finds nothing or misses most
 // of the page's text (docs pages split in sections, short pages that are all content).
 import { Readability } from '@mozilla/readability';
-import { collectContentText, extractFullContent, measureText } from './boilerplate.js';
+import { collectContentText, dropLinkLists, extractFullContent, measureText } from './boilerplate.js';
 import { prepareCodeBlocks } from './code-language.js';
 import { parseDocument } from './parse.js';
+import { removeLinkParagraphs, removeNamedNoise } from './noise.js';
 
 /**
  * An article this long (non-link characters, twice Readability's own threshold) is a real find, trusted unless it
  * covers almost none of the page; a shorter one may be one fragment of a page that is all content.
  */
 const LONG_ARTICLE = 1000;
+/**
+ * Below this much prose (Readability's own threshold for an article) short lines and links may be the content itself
+ * (opening hours, one link to a document), so the article is kept whole.
+ */
+const PRUNABLE_ARTICLE = 500;
 /** Least share of the page's non-boilerplate text an article must contain to be kept, for long and short articles. */
 const MIN_COVERAGE_LONG = 0.15;
 const MIN_COVERAGE_SHORT = 0.4;
@@ -47,25 +53,44 @@ function compareText(pageText: string[], article: Element): { coverage: number; 
  * renames tags (a <footer> becomes a <div>), so its output can hold boilerplate that the page's measure left out; on
  * a short page that boilerplate is a large part of the result, so a short pick must also be mostly page content.
  */
-function isGoodArticle(pageText: string[], article: Element): boolean {
+function judgeArticle(pageText: string[], article: Element): 'long' | 'short' | 'rejected' {
   const { coverage, purity, length } = compareText(pageText, article);
-  if (length >= LONG_ARTICLE) return coverage >= MIN_COVERAGE_LONG;
-  return coverage >= MIN_COVERAGE_SHORT && purity >= MIN_PURITY_SHORT;
+  const kept = length >= LONG_ARTICLE ? coverage >= MIN_COVERAGE_LONG : coverage >= MIN_COVERAGE_SHORT && purity >= MIN_PURITY_SHORT;
+  if (!kept) return 'rejected';
+  return length >= PRUNABLE_ARTICLE ? 'long' : 'short';
+}
+
+export interface MainContent {
+  root: Element;
+  /**
+   * Readability's article with prose enough to tell it from the noise around it, which is gone (its short edge lines
+   * go after conversion). Shorter articles and the whole-page fallback are kept as they are: there, short lines and
+   * links may be the content (opening hours, a list of documents).
+   */
+  isLongArticle: boolean;
 }
 
 /** `doc` must be the parse of `html` (normalised); Readability changes it, so the fallback parses `html` again. */
-export function findMainContent(html: string, doc: Document): Element {
+export function findMainContent(html: string, doc: Document): MainContent {
   // Most pages have no <pre>: testing the string is cheaper than walking the DOM for one.
   const hasCode = /<pre[\s>]/i.test(html);
   if (hasCode) prepareCodeBlocks(doc);
   const pageText = collectContentText(doc.body);
   // A body of bare text has no candidate for Readability, which then retries four times, re-parsing the page each time.
   const runsReadability = doc.body.firstElementChild !== null;
+  if (runsReadability) removeNamedNoise(doc.body);
   const article = runsReadability ? runReadability(doc) : null;
-  if (article && isGoodArticle(pageText, article)) return article;
+  const verdict = article ? judgeArticle(pageText, article) : 'rejected';
+  if (article && verdict === 'long') {
+    dropLinkLists(article);
+    removeLinkParagraphs(article);
+    return { root: article, isLongArticle: true };
+  }
+  if (article && verdict === 'short') return { root: article, isLongArticle: false };
   const fresh = runsReadability ? parseDocument(html) : doc;
   if (hasCode && runsReadability) prepareCodeBlocks(fresh);
   const full = extractFullContent(fresh);
   // A page of nothing but links (a listing) has no text left after pruning: Readability's pick is then the better one.
-  return article && measureText(collectContentText(full)) === 0 ? article : full;
+  if (article && measureText(collectContentText(full)) === 0) return { root: article, isLongArticle: false };
+  return { root: full, isLongArticle: false };
 }

@@ -1,18 +1,30 @@
 // Parses any HTML string into a linkedom document with <html>, <head> and <body>: linkedom does not add missing
 // ones (old pages, fragments), and Readability throws or finds nothing without them. Scripts, styles, SVG and
-// comments are cut from the string first: they are ~60% of a news page's bytes, and never content.
+// comments are cut from the string first: they are ~60% of a news page's bytes, and never content. The JSON-LD
+// scripts among them are handed to metadata.ts on the way.
 import { DOMParser } from 'linkedom';
 
 const INERT_OPENER = /<(script|style|svg)\b|<!--/gi;
 /** Where each opened element ends; searched with a regex rather than indexOf on a lower-cased copy of the page. */
 const INERT_CLOSER: Record<string, RegExp> = { script: /<\/script/gi, style: /<\/style/gi, svg: /<\/svg/gi, '': /-->/g };
 
+const JSON_LD_TYPE = /\btype\s*=\s*["']?application\/ld\+json/i;
+/** Larger blocks are catalogues rather than a description of the page, and would cost a JSON.parse of that size. */
+const MAX_JSON_LD_CHARS = 1_000_000;
+
+/** Keeps the text of a <script type="application/ld+json">: data about the page, which the DOM will not have. */
+function collectJsonLd(html: string, start: number, close: number, into: string[]): void {
+  const openerEnd = html.indexOf('>', start);
+  if (openerEnd === -1 || openerEnd >= close || close - openerEnd > MAX_JSON_LD_CHARS) return;
+  if (JSON_LD_TYPE.test(html.slice(start, openerEnd))) into.push(html.slice(openerEnd + 1, close));
+}
+
 /**
  * Removes <script>, <style>, <svg> elements and comments in one linear pass (a backtracking regex could take
  * quadratic time on a page full of unclosed tags). An unclosed script, style or comment runs to the end of the page,
- * as it does for an HTML parser.
+ * as it does for an HTML parser. The text of JSON-LD scripts goes into `jsonLd` when given.
  */
-export function stripInertMarkup(html: string): string {
+export function stripInertMarkup(html: string, jsonLd?: string[]): string {
   const parts: string[] = [];
   let kept = 0;
   // Once an <svg> has no closing tag, no later one has: stop searching, or every further <svg> would scan to the end.
@@ -32,6 +44,7 @@ export function stripInertMarkup(html: string): string {
       parts.push(html.slice(kept, match.index));
       return parts.join('');
     }
+    if (jsonLd && tag === 'script') collectJsonLd(html, match.index, close.index, jsonLd);
     const end = tag ? html.indexOf('>', close.index) : close.index + 2;
     parts.push(html.slice(kept, match.index));
     kept = end === -1 ? html.length : end + 1;
@@ -62,8 +75,8 @@ function findHead(source: string): { start: number; end: number; inner: string }
 }
 
 /** Strips inert markup and rebuilds the skeleton when <html> or <body> is missing, keeping their attributes and the head. */
-export function normaliseHtml(html: string): string {
-  const source = stripInertMarkup(html.replace(/\uFEFF/g, ''));
+export function normaliseHtml(html: string, jsonLd?: string[]): string {
+  const source = stripInertMarkup(html.replace(/\uFEFF/g, ''), jsonLd);
   const htmlTag = HTML_OPEN.exec(source);
   const bodyTag = BODY_OPEN.exec(source);
   if (htmlTag && bodyTag && htmlTag.index < bodyTag.index) return source;

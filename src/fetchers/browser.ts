@@ -122,6 +122,7 @@ async function render(lease: Lease, url: URL, options: BrowserFetcherOptions): P
       title: content.title,
       description: content.description,
       language: content.language ?? headers['content-language']?.split(',')[0]?.trim() ?? null,
+      ...content.details,
       markdown: content.markdown,
       text: content.text,
       redirects: response ? redirectsOf(response) : 0,

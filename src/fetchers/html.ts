@@ -71,6 +71,7 @@ export function convertHtmlResponse(response: HttpResponse): FetchOutcome {
     title: content.title,
     description: content.description,
     language: content.language ?? response.headers['content-language']?.split(',')[0]?.trim() ?? null,
+    ...content.details,
     markdown: content.markdown,
     text: content.text,
     redirects: response.redirects,

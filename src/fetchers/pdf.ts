@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { normalisePdfDate } from '../extract/dates.js';
 import { markdownToText } from '../extract/index.js';
 import type { FetchFailure } from '../errors.js';
 import type { HttpResponse, SafeClient } from '../net/safe-client.js';
@@ -33,6 +34,7 @@ interface PdfInfo {
   Author?: unknown;
   Subject?: unknown;
   Language?: unknown;
+  CreationDate?: unknown;
 }
 
 const notPdf = (host: string, detail: string): FetchFailure => ({ code: 'unsupported_content', detail: `${host}: ${detail}`, retryable: false });
@@ -127,6 +129,10 @@ export async function convertPdf(response: HttpResponse, options: PdfOptions): P
         bodyTruncated: response.bodyTruncated || read < pageCount,
         pageCount,
         author: str(info.Author),
+        publishedAt: normalisePdfDate(str(info.CreationDate)),
+        siteName: null,
+        canonicalUrl: null,
+        image: null,
       },
     };
   } finally {

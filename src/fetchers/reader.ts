@@ -1,9 +1,10 @@
 // The reader fetcher: a client for a Jina-Reader-compatible API (GET `${READER_BASE_URL}${url}`, Bearer key, JSON
-// `{code, data: {title, content, url}}`). A fallback for sites that refuse us; never used when no key is configured.
+// `{code, data: {title, content, url, description, publishedTime}}`). A fallback for sites that refuse us; never used when no key is configured.
 // Not through the SSRF guard: the provider's address comes from the operator's config, and the router has checked
 // the target URL against the guard before it gets here (a self-hosted reader must not become a way in).
 import { errors, request } from 'undici';
 import type { FetchFailure } from '../errors.js';
+import { normaliseDate } from '../extract/dates.js';
 import { contentFromMarkdown } from '../extract/index.js';
 import { detectChallenge } from './challenge.js';
 import { isEmptyContent } from './html.js';
@@ -21,7 +22,7 @@ const readerFailure = (detail: string, retryable: boolean): FetchFailure => ({ c
 interface ReaderAnswer {
   code?: unknown;
   status?: unknown;
-  data?: { title?: unknown; content?: unknown; url?: unknown; description?: unknown } | null;
+  data?: { title?: unknown; content?: unknown; url?: unknown; description?: unknown; publishedTime?: unknown } | null;
   readableMessage?: unknown;
 }
 
@@ -81,6 +82,9 @@ export function createReaderFetcher(options: ReaderOptions): Fetcher {
           title: title ?? extracted.title,
           description: text(answer?.data?.description),
           language: null,
+          // The provider passes on the page's publication date; author, site name and image it does not give.
+          ...extracted.details,
+          publishedAt: normaliseDate(text(answer?.data?.publishedTime)),
           markdown,
           text: extracted.text,
           redirects: 0,

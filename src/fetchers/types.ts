@@ -1,5 +1,6 @@
 // The one contract every fetcher (html, reader, browser, pdf) implements, and what the router records about them.
 import type { FetchFailure } from '../errors.js';
+import type { PageDetails } from '../extract/index.js';
 import type { HttpResponse } from '../net/safe-client.js';
 
 export const FETCHER_NAMES = ['html', 'reader', 'browser', 'pdf'] as const;
@@ -16,8 +17,12 @@ export interface Attempt {
   detail?: string;
 }
 
-/** What a fetcher hands back: content already converted, plus what it learned on the way. */
-export interface FetchedPage {
+/**
+ * What a fetcher hands back: content already converted, plus what it learned on the way. The page details (author,
+ * publishedAt, siteName, canonicalUrl, image) are absent where a fetcher cannot know them, and in pages cached
+ * before they were read.
+ */
+export interface FetchedPage extends Partial<PageDetails> {
   url: string; // final URL, after redirects
   statusCode: number;
   contentType: string;
@@ -31,9 +36,8 @@ export interface FetchedPage {
   bodyTruncated: boolean;
   /** Publisher served Markdown that was used as is. */
   sourceMarkdown?: boolean;
-  /** PDFs: pages in the document (only the first PDF_MAX_PAGES are read), and the author the PDF names. */
+  /** PDFs: pages in the document (only the first PDF_MAX_PAGES are read). */
   pageCount?: number;
-  author?: string | null;
   /** Set by the router when more than one fetcher was tried. */
   attempts?: Attempt[];
 }

@@ -57,10 +57,19 @@ export type UrlQuery = Static<typeof UrlQuery>;
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
+const NullableText = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+
 const Metadata = Type.Object({
   title: NullableString,
   description: NullableString,
   language: NullableString,
+  author: NullableText('Who wrote it: the names the page (JSON-LD, meta, byline) or the PDF gives, joined with ", ".'),
+  published_at: NullableText(
+    'When it was published, ISO 8601: `2024-03-05`, or `2024-03-05T10:20:30` with the offset the page gives (`Z`, `+01:00`) and none when it gives none.',
+  ),
+  site_name: NullableText("The site or publisher's name (JSON-LD publisher, og:site_name)."),
+  canonical_url: NullableText('The absolute URL the page names as its canonical one (<link rel=canonical>, og:url).'),
+  image: NullableText("The page's main image, absolute (JSON-LD, og:image, twitter:image)."),
   url: Type.String({ description: 'Final URL, after redirects.' }),
   status_code: Type.Integer(),
   content_type: Type.String(),
@@ -68,7 +77,6 @@ const Metadata = Type.Object({
   total_tokens: Type.Integer({ description: 'Tokens in the whole page content, before trimming.' }),
   truncated: Type.Boolean(),
   page_count: Type.Optional(Type.Integer({ description: 'PDFs: pages in the document (only the first PDF_MAX_PAGES are read).' })),
-  author: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'PDFs: the author the document names.' })),
 });
 
 const Attempt = Type.Object({

@@ -44,6 +44,12 @@ export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions
       title: page.title,
       description: page.description,
       language: page.language,
+      // `?? null`: pages cached before these were read lack them.
+      author: page.author ?? null,
+      published_at: page.publishedAt ?? null,
+      site_name: page.siteName ?? null,
+      canonical_url: page.canonicalUrl ?? null,
+      image: page.image ?? null,
       url: page.url,
       status_code: page.statusCode,
       content_type: page.contentType,
@@ -68,7 +74,6 @@ export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions
     },
   };
   if (page.pageCount !== undefined) result.metadata.page_count = page.pageCount;
-  if (page.author !== undefined) result.metadata.author = page.author;
   if (page.attempts && page.attempts.length > 1) result.fetch_info.attempts = page.attempts;
   if (options.format === 'json') result.document = markdownToDocument(part.content);
   return result;

@@ -69,8 +69,8 @@ test('links and images are made absolute against the page URL (or its <base>)', 
       '![The bridge](https://news.example/2024/05/img/bridge.jpg) ![Lazy](https://news.example/lazy.png)',
   );
   assert.equal(
-    convert('<p><a href="doc.html">A document</a></p>', '<base href="https://cdn.example/files/">'),
-    '[A document](https://cdn.example/files/doc.html)',
+    convert('<p>Read <a href="doc.html">A document</a> first.</p>', '<base href="https://cdn.example/files/">'),
+    'Read [A document](https://cdn.example/files/doc.html) first.',
   );
 });
 

@@ -184,7 +184,7 @@ export interface ReaderStandIn extends Counted {
 
 /**
  * A Jina-Reader-compatible provider: GET `${base}${url}` with `Authorization: Bearer <key>` and
- * `Accept: application/json` → `{code: 200, status: 20000, data: {title, description, url, content}}`. Targets whose
+ * `Accept: application/json` → `{code: 200, status: 20000, data: {title, description, url, content, publishedTime}}`. Targets whose
  * URL contains "reader-down" get a 503, a wrong key a 401.
  */
 export async function startReaderStandIn(apiKey: string): Promise<ReaderStandIn> {
@@ -205,6 +205,7 @@ export async function startReaderStandIn(apiKey: string): Promise<ReaderStandIn>
         description: 'Fetched by the reader provider.',
         url: target,
         content: `Fetched through the reader provider for ${target}.\n\n${PARAGRAPHS.join('\n\n')}`,
+        publishedTime: 'Mon, 04 May 2026 06:30:00 GMT',
       },
     });
   });

@@ -32,6 +32,23 @@ export const ARTICLE_HTML = `<!doctype html>
 <footer>FOOTER-MARKER &copy; 2026 Example Site</footer>
 </body></html>`;
 
+/** An article that describes itself in JSON-LD (an @graph with references), OpenGraph and a canonical link. */
+export const METADATA_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Pruning Tomatoes | Example Garden</title>
+<link rel="canonical" href="/guides/pruning">
+<meta property="og:site_name" content="Example Garden">
+<meta property="og:image" content="/img/pruning.jpg">
+<script type="application/ld+json">{"@context": "https://schema.org", "@graph": [
+  {"@type": "Person", "@id": "#ada", "name": "Ada Gardener"},
+  {"@type": "BlogPosting", "headline": "Pruning Tomatoes", "author": [{"@id": "#ada"}, {"@type": "Person", "name": "Ben Sower"}],
+   "datePublished": "2026-05-04T08:30:00+02:00", "publisher": {"@type": "Organization", "name": "Example Garden Press"}}
+]}</script></head>
+<body><article><h1>Pruning Tomatoes</h1>
+<p class="byline">By Ada Gardener and Ben Sower</p>
+<p>Pinch out the side shoots that grow between the main stem and the leaves, once a week, so the plant puts its strength into fruit.</p>
+<p>Leave the lowest leaves until the first truss has set, then take them off to keep soil splashes away from the stem.</p>
+</article></body></html>`;
+
 function section(i: number): string {
   const sentences = Array.from({ length: 6 }, (_, j) => `Section ${i} sentence ${j} explains one more detail about the topic of part ${i}, so that the page grows long.`);
   return `<h2>Part ${i}</h2>\n<p>${sentences.slice(0, 3).join(' ')}</p>\n<p>${sentences.slice(3).join(' ')}</p>`;
@@ -76,6 +93,7 @@ export async function startFixtureSite(): Promise<FixtureSite> {
   const routes: Record<string, Handler> = {
     '/article': (_req, res) => html(res, ARTICLE_HTML),
     '/long': (_req, res) => html(res, LONG_HTML),
+    '/metadata': (_req, res) => html(res, METADATA_HTML),
     '/gzip': (_req, res) => {
       const body = gzipSync(ARTICLE_HTML);
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip', 'content-length': body.length });

@@ -1,0 +1,107 @@
+// The heuristics that take an article's own noise out: named blocks (captions, bylines, bios, share bars, teasers),
+// paragraphs that are one link, link lists, and the short lines at the article's edges. Each one through extractHtml.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { trimShortEdges } from '../../src/extract/edges.js';
+import { extractHtml } from '../../src/extract/index.js';
+import { articlePage, PAGE_URL, paragraph } from './pages.js';
+
+const BODY = [1, 2, 3, 4].map(paragraph).join('');
+const extract = (article: string) => extractHtml(articlePage(article), PAGE_URL);
+
+test('captions, photo credits and gallery counters named as such go; the image stays', () => {
+  const figure =
+    '<div class="image-wrapper"><img src="/bridge.jpg" alt="The bridge at dawn">' +
+    '<span class="image-credit">Photo: Jane Roe / Agency</span><div class="slideshow-counter">Image 1 of 9</div></div>';
+  const { markdown, text } = extract(paragraph(1) + figure + [2, 3, 4].map(paragraph).join(''));
+  assert.match(markdown, /!\[The bridge at dawn\]\(https:\/\/news\.example\/bridge\.jpg\)/);
+  for (const noise of ['Jane Roe', 'Image 1 of 9']) assert.ok(!markdown.includes(noise), noise);
+  assert.ok(text.includes('Paragraph 4 explains'));
+});
+
+test('bylines and datelines go, by class token or a part of one', () => {
+  const byline =
+    '<div class="article_byline">By Jane Roe and John Doe, Staff Writers</div><p class="post-meta">Updated 11:21 pm, November 19</p>';
+  const { text } = extract(byline + BODY);
+  assert.ok(!text.includes('Jane Roe'));
+  assert.ok(!text.includes('Updated 11:21'));
+  assert.ok(text.startsWith('Paragraph 1 explains'));
+});
+
+test('a wrapper that happens to carry a noise name is kept when it holds much more text than such a block', () => {
+  // "meta" names a byline block up to 200 characters; this one wraps the whole article.
+  const { text } = extract(`<div class="entry-meta">${BODY}</div>`);
+  for (const n of [1, 2, 3, 4]) assert.ok(text.includes(`Paragraph ${n} explains`), `paragraph ${n}`);
+});
+
+test('author bios, share bars, tag lists and related-story boxes inside the article go', () => {
+  const tail =
+    '<div class="author-bio"><p>Jane Roe has covered the council for the Courier since 2009 and writes about rivers, roads and the people who mend them.</p></div>' +
+    '<div class="share-tools"><a href="/s/fb">Share on Facebook</a> <a href="/s/x">Share on X</a></div>' +
+    '<div class="post-tags">Filed under: bridges, floods, council</div>' +
+    '<div class="related-stories"><h3>More on this</h3><p>The ferry returns while the new crossing is built on the south bank of the river.</p></div>';
+  const { text } = extract(BODY + tail);
+  for (const noise of ['covered the council', 'Facebook', 'Filed under', 'ferry returns', 'More on this']) {
+    assert.ok(!text.includes(noise), noise);
+  }
+  assert.ok(text.endsWith('beyond any hope of repair.'));
+});
+
+test('a paragraph that is all one link is a teaser; a paragraph with a link in its prose is kept', () => {
+  const teaser = '<p><strong><a href="/other">READ MORE: Council approves the budget for next year after a long debate</a></strong></p>';
+  const prose = '<p>The engineers published <a href="/report">their full report</a> on the damage, which runs to two hundred pages of careful survey work.</p>';
+  const { text } = extract(paragraph(1) + paragraph(2) + teaser + prose + paragraph(3));
+  assert.ok(!text.includes('READ MORE'));
+  assert.ok(text.includes('The engineers published their full report on the damage'));
+});
+
+test('a list that is mostly links inside the article goes; a list of prose items stays', () => {
+  const links = '<ul><li><a href="/a">Floods close the ring road again this week</a></li><li><a href="/b">Why bridges fail: an engineer explains</a></li><li><a href="/c">Ten photos of the old bridge</a></li></ul>';
+  const steps = '<ul><li>Survey the foundations of each pier before any work starts.</li><li>Replace the damaged stones with matching granite from the quarry.</li></ul>';
+  const { text } = extract(paragraph(1) + paragraph(2) + links + steps + paragraph(3));
+  assert.ok(!text.includes('ring road'));
+  assert.ok(text.includes('Survey the foundations of each pier'));
+});
+
+test('short lines before the first and after the last sentence go; images, code, tables and an opening heading stay', () => {
+  const sentence = 'The council voted on Tuesday to rebuild the stone bridge by spring.';
+  const markdown = [
+    'By Jane Roe',
+    'Updated 11:21 pm',
+    '![Bridge](https://news.example/b.jpg)',
+    '## Background',
+    sentence,
+    'Short middle line',
+    sentence,
+    'Share',
+    '## Most popular',
+  ].join('\n\n');
+  assert.equal(
+    trimShortEdges(markdown),
+    ['![Bridge](https://news.example/b.jpg)', '## Background', sentence, 'Short middle line', sentence].join('\n\n'),
+  );
+  const code = ['```js', 'x()', '```', sentence, '| a | b |'].join('\n');
+  assert.equal(trimShortEdges(code), code);
+  // CJK text has no spaces: a line of twelve characters is a sentence, not a label.
+  assert.equal(trimShortEdges('日本語の文章はこの通りです。\n\nシェア'), '日本語の文章はこの通りです。');
+});
+
+test('the edges of a page that is not an article (the fallback) are its content and stay', () => {
+  const listing =
+    '<html><body><main><h1>Bridges of the county</h1><ul>' +
+    ['Old Mill bridge', 'Ferry Lane bridge', 'Church Street bridge'].map((name) => `<li>${name}</li>`).join('') +
+    '</ul><p>Last item</p></main></body></html>';
+  const { text } = extractHtml(listing, PAGE_URL);
+  assert.ok(text.includes('Old Mill bridge'));
+  assert.ok(text.includes('Last item'));
+});
+
+test('menus, asides and controls inside the article container go', () => {
+  const chrome =
+    '<nav><a href="/prev">Previous story in the series about rivers</a></nav>' +
+    '<aside><p>Pull-out box: sign up for the Courier morning briefing, delivered every day at seven.</p></aside>' +
+    '<button>Listen to this article</button><iframe src="/player"></iframe>';
+  const { text } = extract(paragraph(1) + chrome + [2, 3, 4].map(paragraph).join(''));
+  for (const noise of ['Previous story', 'morning briefing', 'Listen to this']) assert.ok(!text.includes(noise), noise);
+  assert.ok(text.includes('Paragraph 2 explains'));
+});
