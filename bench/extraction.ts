@@ -1,15 +1,12 @@
 // Extraction benchmark: our pipeline and plain Readability on the 181 labelled pages of shared/bench/extraction,
 // scored on `text` with the benchmark's own metric, plus the Markdown-tokens-per-HTML-byte ratio behind estimates.
 // Run: npx tsx bench/extraction.ts
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import { Readability } from '@mozilla/readability';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { DOMParser } from 'linkedom';
 import { extractHtml } from '../src/extract/index.js';
-
-const BENCH_DIR = new URL('../../shared/bench/extraction/', import.meta.url);
+import { loadBenchmarkPages, scorePredictions, type BenchmarkPage as Page, type Predictions } from './benchmark-pages.js';
 
 export interface SystemScore {
   f1: number;
@@ -28,26 +25,6 @@ export interface ExtractionBenchResult extends SystemScore {
   tokensPerByte: number;
   /** The same ratio taken per page, then averaged. */
   meanTokensPerByte: number;
-}
-
-interface Page {
-  id: string;
-  url: string;
-  html: string;
-  bytes: number;
-}
-
-type Predictions = Record<string, { articleBody: string }>;
-
-function loadPages(): { pages: Page[]; truth: Record<string, { articleBody: string; url: string }> } {
-  const truth = JSON.parse(readFileSync(new URL('scrapinghub/ground-truth.json', BENCH_DIR), 'utf8'));
-  const pages = Object.keys(truth)
-    .sort()
-    .map((id) => {
-      const raw = gunzipSync(readFileSync(new URL(`scrapinghub/html/${id}.html.gz`, BENCH_DIR)));
-      return { id, url: truth[id].url as string, html: raw.toString('utf8'), bytes: raw.length };
-    });
-  return { pages, truth };
 }
 
 /** Pages run once untimed first, so JIT compilation and loading the native converter are not counted. */
@@ -94,11 +71,9 @@ function extractWithReadability(page: Page): string {
 }
 
 export async function runExtractionBench(): Promise<ExtractionBenchResult> {
-  const { evaluate } = await import(new URL('score.mjs', BENCH_DIR).href);
-  const { pages, truth } = loadPages();
-  const ids = pages.map((page) => page.id);
-  const score = (run: SystemRun): SystemScore => {
-    const { f1, precision, recall } = evaluate(ids, truth, run.predictions, { nBootstrap: 0 }).metrics;
+  const { pages, truth } = loadBenchmarkPages();
+  const score = async (run: SystemRun): Promise<SystemScore> => {
+    const { f1, precision, recall } = await scorePredictions(truth, run.predictions);
     return { f1, precision, recall, pagesPerSecond: run.pagesPerSecond, pagesPerCpuSecond: run.pagesPerCpuSecond };
   };
 
@@ -121,8 +96,8 @@ export async function runExtractionBench(): Promise<ExtractionBenchResult> {
   }
   return {
     pages: pages.length,
-    ...score(pipeline),
-    baseline: score(baseline),
+    ...(await score(pipeline)),
+    baseline: await score(baseline),
     tokensPerByte: tokens / bytes,
     meanTokensPerByte: ratioSum / pages.length,
   };

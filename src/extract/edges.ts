@@ -5,6 +5,8 @@
 /** Fewer words than this is a label ("Updated 11:21 pm", "By Jane Doe", "Share"), not a sentence. */
 const MIN_WORDS = 6;
 const IMAGE_LINE = /^\[?!\[[^\]]*\]\([^)]*\)(?:\]\([^)]*\))?$/;
+/** A line of images none of which says what it shows: icons and badges (share buttons, app stores), not photos. */
+const ICON_LINE = /^(?:\[?!\[\]\([^)]*\)(?:\]\([^)]*\))?\s*)+$/;
 const HEADING = /^#{1,6} /;
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/g;
 
@@ -14,9 +16,15 @@ export function wordCount(text: string): number {
   return spaced + (text.match(CJK)?.length ?? 0) / 2;
 }
 
+/** What a reader sees of a line: link text and image alt text, not their URLs. */
+function visibleText(line: string): string {
+  // Images first: a linked image `[![alt](src)](href)` is an image inside a link.
+  return line.replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+}
+
 /** Code fences and table rows are content at any length; a sentence needs a few words. */
 function isSubstantial(line: string): boolean {
-  return line.startsWith('```') || line.startsWith('|') || (!HEADING.test(line) && wordCount(line) >= MIN_WORDS);
+  return line.startsWith('```') || line.startsWith('|') || (!HEADING.test(line) && wordCount(visibleText(line)) >= MIN_WORDS);
 }
 
 /** The first substantial line, with the heading right before it that belongs to it. */
@@ -26,6 +34,10 @@ function firstKept(lines: string[], first: number): number {
   return before >= 0 && HEADING.test(lines[before]!) ? before : first;
 }
 
+function isPhoto(line: string): boolean {
+  return IMAGE_LINE.test(line) && !ICON_LINE.test(line);
+}
+
 export function trimShortEdges(markdown: string): string {
   const lines = markdown.split('\n');
   const first = lines.findIndex(isSubstantial);
@@ -33,7 +45,21 @@ export function trimShortEdges(markdown: string): string {
   if (first < 0) return markdown;
   const start = firstKept(lines, first);
   let end = lines.length - 1;
-  while (end > start && !isSubstantial(lines[end]!) && !IMAGE_LINE.test(lines[end]!.trim())) end--;
-  const images = lines.slice(0, start).filter((line) => IMAGE_LINE.test(line.trim()));
+  while (end > start && !isSubstantial(lines[end]!) && !isPhoto(lines[end]!.trim())) end--;
+  const images = lines.slice(0, start).filter((line) => isPhoto(line.trim()));
   return [...images.flatMap((image) => [image, '']), ...lines.slice(start, end + 1)].join('\n');
+}
+
+const EMPTY_ITEM = /^\s*(?:[-*+]|\d+[.)])\s*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** List items with nothing in them: widget slots (video carousels, ad placeholders) whose content was script-made. */
+export function dropEmptyListItems(markdown: string): string {
+  let fence: string | null = null;
+  const kept = markdown.split('\n').filter((line) => {
+    const opener = FENCE.exec(line)?.[1];
+    if (opener && (fence === null || opener.startsWith(fence))) fence = fence === null ? opener : null;
+    return fence !== null || !EMPTY_ITEM.test(line);
+  });
+  return kept.join('\n').replace(/\n{3,}/g, '\n\n');
 }

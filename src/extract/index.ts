@@ -3,7 +3,7 @@
 import { cleanContent } from './clean.js';
 import { markdownToDocument, type DocumentBlock, type MarkdownDocument } from './document.js';
 import { findMainContent } from './main-content.js';
-import { trimShortEdges } from './edges.js';
+import { dropEmptyListItems, trimShortEdges } from './edges.js';
 import { convertToMarkdown, prependTitle, resolveMarkdownUrls, tidyMarkdown } from './markdown.js';
 import { decodeEntities } from './inline.js';
 import { NO_DETAILS, readMetadata, type PageDetails, type PageMetadata } from './metadata.js';
@@ -63,7 +63,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedContent {
     assertNestingDepth(doc);
     const { root, isLongArticle } = findMainContent(source, doc);
     cleanContent(root, metadata.baseUrl);
-    const converted = convertToMarkdown(root.innerHTML);
+    const converted = dropEmptyListItems(convertToMarkdown(root.innerHTML));
     const body = isLongArticle ? trimShortEdges(converted) : converted;
     return {
       title: metadata.title,

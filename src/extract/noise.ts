@@ -8,6 +8,8 @@ interface NoiseKind {
   names: RegExp;
   /** An element with more text than this is a wrapper that happens to carry the name, not the block itself. */
   maxText: number;
+  /** Kept inside repeated items (forum posts, Q&A answers): there it says who wrote which part of the content. */
+  keptInRepeatedItems?: boolean;
 }
 
 /** `words` as whole tokens of a class/id list or parts of one: `named(/meta/)` matches `post-meta` and `meta_top`. */
@@ -23,11 +25,12 @@ const NOISE_KINDS: NoiseKind[] = [
   {
     names: named(/bylines?|dateline|timestamp|posted-?on|published|updated|pubdate|date|time|authors?|author-?info|article-?meta|post-?meta|entry-?meta|meta/),
     maxText: 200,
+    keptInRepeatedItems: true,
   },
   { names: named(/bio|author-?bio|author-?box|about-?the-?author|about-?author|author-?card|author-?details/), maxText: 1500 },
   {
     names: named(
-      /tags|tag-?list|tag-?links|keywords|categories|pagination|pager|post-?nav|post-?navigation|nav-?links|prev|next|previous|comments?|disqus|respond|share|sharing|social|share-?tools|share-?bar|follow|subscribe|cookies?|consent|gdpr|advert|advertisement|ads?|sponsored/,
+      /tags|tag-?list|tag-?links|keywords|categories|breadcrumbs?|pagination|pager|post-?nav|post-?navigation|nav-?links|prev|next|previous|comments?|disqus|respond|share|sharing|social|share-?tools|share-?bar|follow|subscribe|cookies?|consent|gdpr|advert|advertisement|ads?|sponsored/,
     ),
     maxText: 3000,
   },
@@ -50,7 +53,27 @@ function isNamedNoise(el: Element): boolean {
   if (CONTAINERS.has(el.tagName)) return false;
   const names = el.tagName === 'FIGCAPTION' ? 'figcaption' : `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
   const kind = NOISE_KINDS.find((candidate) => candidate.names.test(names));
-  return kind !== undefined && (el.textContent ?? '').length <= kind.maxText;
+  if (kind === undefined || (el.textContent ?? '').length > kind.maxText) return false;
+  return !(kind.keptInRepeatedItems && isInRepeatedItem(el));
+}
+
+/** Ancestors looked at for a repeated item: a byline sits a level or two inside its post. */
+const ITEM_DEPTH = 3;
+/** Siblings of one class that make a series of items rather than a one-off block. */
+const MIN_REPEATS = 3;
+
+/** True when el sits in an element that repeats with its class among its siblings: one post of a thread. */
+function isInRepeatedItem(el: Element): boolean {
+  let item: Element | null = el.parentElement;
+  for (let depth = 0; item && depth < ITEM_DEPTH && !CONTAINERS.has(item.tagName); depth++, item = item.parentElement) {
+    const name = item.getAttribute('class');
+    if (!name) continue;
+    let repeats = 0;
+    for (let sibling = item.parentElement?.firstElementChild; sibling; sibling = sibling.nextElementSibling) {
+      if (sibling.getAttribute('class') === name && ++repeats >= MIN_REPEATS) return true;
+    }
+  }
+  return false;
 }
 
 /** A <header> or <footer> outside any article or main is the site's banner or footer; inside one it is a byline or notes. */

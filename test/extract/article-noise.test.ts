@@ -2,7 +2,7 @@
 // paragraphs that are one link, link lists, and the short lines at the article's edges. Each one through extractHtml.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { trimShortEdges } from '../../src/extract/edges.js';
+import { dropEmptyListItems, trimShortEdges } from '../../src/extract/edges.js';
 import { extractHtml } from '../../src/extract/index.js';
 import { articlePage, PAGE_URL, paragraph } from './pages.js';
 
@@ -104,4 +104,41 @@ test('menus, asides and controls inside the article container go', () => {
   const { text } = extract(paragraph(1) + chrome + [2, 3, 4].map(paragraph).join(''));
   for (const noise of ['Previous story', 'morning briefing', 'Listen to this']) assert.ok(!text.includes(noise), noise);
   assert.ok(text.includes('Paragraph 2 explains'));
+});
+
+test('a trailing line of images without alt text (share icons) is trimmed like a label; a described photo stays', () => {
+  const sentence = 'The council voted on Tuesday to rebuild the stone bridge by spring.';
+  const icons = '![](https://cdn.example/fb-icon.png) ![](https://cdn.example/x-icon.png) ![](https://cdn.example/mail-icon.png)';
+  const photo = '![The new bridge at dusk](https://news.example/dusk.jpg)';
+  assert.equal(trimShortEdges([sentence, '### Join the conversation', icons].join('\n\n')), sentence);
+  assert.equal(trimShortEdges([sentence, photo].join('\n\n')), [sentence, photo].join('\n\n'));
+  // Image URLs are not words: a row of eight icons is a label line however long it is.
+  const row = Array.from({ length: 8 }, (_, i) => `[![](https://cdn.example/${i}.png)](https://s.example/${i})`).join(' ');
+  assert.equal(trimShortEdges([sentence, row].join('\n\n')), sentence);
+});
+
+test('empty list items (script-filled widget slots) go; list markers inside code stay', () => {
+  assert.equal(dropEmptyListItems('Text\n\n### Top video\n\n-\n- \n1.\n\n## Next'), 'Text\n\n### Top video\n\n## Next');
+  const code = '```\n-\n1.\n```';
+  assert.equal(dropEmptyListItems(code), code);
+  const { markdown } = extract(BODY + '<h3>Top video</h3><ul><li></li><li> </li></ul>');
+  assert.ok(!/^\s*-\s*$/m.test(markdown), markdown);
+});
+
+test('the page-level header and footer go before Readability runs; a header inside the article stays', () => {
+  const page =
+    '<html><head><title>Smalltown library</title></head><body><header class="top"><a href="/">Smalltown Council</a></header>' +
+    '<div><h2>Hours</h2><ul><li>Monday to Friday 9 to 17</li><li>Saturday 10 to 14</li></ul></div>' +
+    '<footer><a href="/contact">Contact the council</a></footer></body></html>';
+  assert.equal(extractHtml(page, PAGE_URL).markdown, '# Smalltown library\n\n## Hours\n\n- Monday to Friday 9 to 17\n- Saturday 10 to 14');
+  const { text } = extract('<header><p class="standfirst">Engineers finish the work two months early after a dry winter on the river.</p></header>' + BODY);
+  assert.ok(text.startsWith('Engineers finish the work two months early'), text);
+});
+
+test('a byline in a series of repeated items (posts of a thread) is kept; the article byline goes', () => {
+  const post = (author: string, words: string) =>
+    `<div class="post"><div class="post-meta"><a href="/u/${author}">${author}</a> wrote on May 3</div><p>${words} ${'and then some more words about the bridge. '.repeat(4)}</p></div>`;
+  const { text } = extract(`<div class="byline">By Jane Roe</div>${BODY}<div class="thread">${post('Ann', 'One')}${post('Bob', 'Two')}${post('Cy', 'Three')}</div>`);
+  assert.ok(!text.includes('Jane Roe'));
+  for (const author of ['Ann', 'Bob', 'Cy']) assert.ok(text.includes(author), author);
 });
