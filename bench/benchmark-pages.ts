@@ -10,19 +10,31 @@ export interface BenchmarkPage {
   id: string;
   url: string;
   html: string;
-  /** Raw HTML bytes, as served. */
+  /** The HTML as stored (UTF-8), to serve as is. */
+  raw: Buffer;
   bytes: number;
 }
 
 export type Truth = Record<string, { articleBody: string; url: string }>;
 export type Predictions = Record<string, { articleBody: string }>;
 
+export interface PageScore {
+  id: string;
+  precision: number;
+  recall: number;
+  f1: number;
+  trueTokens: number;
+  predTokens: number;
+}
+
 export interface Score {
   f1: number;
   precision: number;
   recall: number;
-  /** Per page: {precision, recall, f1} by page id. */
-  perPage: Record<string, { precision: number; recall: number; f1: number }>;
+  /** Bootstrap standard deviations (0 without bootstrap). */
+  f1_std: number;
+  precision_std: number;
+  recall_std: number;
 }
 
 /** Where the benchmark lives (beside this checkout), or null when it is not there. */
@@ -37,15 +49,23 @@ export function loadBenchmarkPages(): { pages: BenchmarkPage[]; truth: Truth } {
     .sort()
     .map((id) => {
       const raw = gunzipSync(readFileSync(new URL(`scrapinghub/html/${id}.html.gz`, BENCH_DIR)));
-      return { id, url: truth[id]!.url, html: raw.toString('utf8'), bytes: raw.length };
+      return { id, url: truth[id]!.url, html: raw.toString('utf8'), raw, bytes: raw.length };
     });
   return { pages, truth };
 }
 
 /** The benchmark's own metric (score.mjs): word 4-gram shingles, F1 of mean precision and mean recall. */
-export async function scorePredictions(truth: Truth, predictions: Predictions, nBootstrap = 0): Promise<Score & { metrics: Record<string, number> }> {
+export async function scorePredictions(truth: Truth, predictions: Predictions, nBootstrap = 0): Promise<Score & { perPage: PageScore[] }> {
   const { evaluate } = await import(new URL('score.mjs', BENCH_DIR).href);
-  const ids = Object.keys(truth).sort();
-  const { metrics, perPage } = evaluate(ids, truth, predictions, { nBootstrap });
-  return { f1: metrics.f1, precision: metrics.precision, recall: metrics.recall, perPage, metrics };
+  const { metrics, perPage } = evaluate(Object.keys(truth).sort(), truth, predictions, { nBootstrap });
+  const std = (name: string) => (metrics[name] as number | undefined) ?? 0;
+  return {
+    f1: metrics.f1,
+    precision: metrics.precision,
+    recall: metrics.recall,
+    f1_std: std('f1_std'),
+    precision_std: std('precision_std'),
+    recall_std: std('recall_std'),
+    perPage,
+  };
 }

@@ -2,11 +2,10 @@
 // scored on `text` with the benchmark's own metric, plus the Markdown-tokens-per-HTML-byte ratio behind estimates.
 // Run: npx tsx bench/extraction.ts
 import { fileURLToPath } from 'node:url';
-import { Readability } from '@mozilla/readability';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { DOMParser } from 'linkedom';
 import { extractHtml } from '../src/extract/index.js';
 import { loadBenchmarkPages, scorePredictions, type BenchmarkPage as Page, type Predictions } from './benchmark-pages.js';
+import { extractWithReadability } from './readability-baseline.js';
 
 export interface SystemScore {
   f1: number;
@@ -61,15 +60,6 @@ function runInterleaved(pages: Page[], systems: ((page: Page) => string)[]): Sys
   }));
 }
 
-function extractWithReadability(page: Page): string {
-  try {
-    const doc = new DOMParser().parseFromString(page.html, 'text/html') as unknown as Document;
-    return new Readability(doc).parse()?.textContent ?? '';
-  } catch {
-    return '';
-  }
-}
-
 export async function runExtractionBench(): Promise<ExtractionBenchResult> {
   const { pages, truth } = loadBenchmarkPages();
   const score = async (run: SystemRun): Promise<SystemScore> => {
@@ -83,7 +73,7 @@ export async function runExtractionBench(): Promise<ExtractionBenchResult> {
     markdown.set(page.id, content.markdown);
     return content.text;
   };
-  const [pipeline, baseline] = runInterleaved(pages, [extractWithPipeline, extractWithReadability]) as [SystemRun, SystemRun];
+  const [pipeline, baseline] = runInterleaved(pages, [extractWithPipeline, (page) => extractWithReadability(page.html)]) as [SystemRun, SystemRun];
 
   let tokens = 0;
   let bytes = 0;

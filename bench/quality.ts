@@ -8,27 +8,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
+import { loadBenchmarkPages, scorePredictions, type BenchmarkPage as Page, type PageScore, type Predictions, type Score } from './benchmark-pages.js';
 // The systems' modules are imported where used, so neither child loads the other's (their peak RSS stays their own).
 
-const BENCH_DIR = new URL('../../shared/bench/extraction/', import.meta.url);
 const OUT_DIR = new URL('../.bench-tmp/', import.meta.url);
 const TARGETS = { f1: 0.97, precision: 0.95, recall: 0.975 };
 /** Pages run once untimed first (as in bench/extraction.ts), so JIT compilation and lazy loading are not counted. */
 const WARM_UP_PAGES = 20;
-/** One request at a time: per-page latency adds up to wall time, as the baseline's sequential calls do. */
-const CONCURRENCY = 1;
 /** `floor` only loads the pages: the peak RSS both systems start from. */
 const SYSTEMS = ['floor', 'readability', 'fetchdown'] as const;
 type SystemName = (typeof SYSTEMS)[number];
 
-type Truth = Record<string, { articleBody: string; url: string }>;
-type Predictions = Record<string, { articleBody: string }>;
-interface Page {
-  id: string;
-  url: string;
-  bytes: Buffer;
-}
 
 /** What a child process reports: its predictions and its own time, CPU time and peak RSS. */
 interface SystemRun {
@@ -38,14 +28,6 @@ interface SystemRun {
   maxRssMb: number;
   /** Per page, what the service answered (fetchdown only). */
   details: Record<string, { status: number; fetcher: string; error: string | null }>;
-}
-
-function loadPages(): { pages: Page[]; truth: Truth } {
-  const truth = JSON.parse(readFileSync(new URL('scrapinghub/ground-truth.json', BENCH_DIR), 'utf8')) as Truth;
-  const pages = Object.keys(truth)
-    .sort()
-    .map((id) => ({ id, url: truth[id]!.url, bytes: gunzipSync(readFileSync(new URL(`scrapinghub/html/${id}.html.gz`, BENCH_DIR))) }));
-  return { pages, truth };
 }
 
 /** Times `extract` page by page after a warm-up; wall time and this process's CPU time of the calls alone. */
@@ -66,18 +48,8 @@ async function timePages(pages: Page[], extract: (page: Page) => Promise<string>
 }
 
 async function runReadability(pages: Page[]): Promise<SystemRun> {
-  const { Readability } = await import('@mozilla/readability');
-  const { DOMParser } = await import('linkedom');
-  const extractWithReadability = (html: string): string => {
-    try {
-      const doc = new DOMParser().parseFromString(html, 'text/html') as unknown as Document;
-      return new Readability(doc).parse()?.textContent ?? '';
-    } catch {
-      return '';
-    }
-  };
-  const html = new Map(pages.map((page) => [page.id, page.bytes.toString('utf8')]));
-  const run = await timePages(pages, async (page) => extractWithReadability(html.get(page.id)!));
+  const { extractWithReadability } = await import('./readability-baseline.js');
+  const run = await timePages(pages, async (page) => extractWithReadability(page.html));
   return { ...run, maxRssMb: process.resourceUsage().maxRSS / 1024, details: {} };
 }
 
@@ -87,7 +59,7 @@ async function runFetchdown(pages: Page[]): Promise<SystemRun> {
   const { buildApp } = await import('../src/app.js');
   const { loadConfig } = await import('../src/config.js');
   const { createServices } = await import('../src/services/index.js');
-  const byPath = new Map(pages.map((page) => [`/${page.id}.html`, page.bytes]));
+  const byPath = new Map(pages.map((page) => [`/${page.id}.html`, page.raw]));
   const site = createServer((req, res) => {
     const body = byPath.get(req.url ?? '');
     res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(body ?? 'not found');
@@ -135,45 +107,29 @@ async function runChild(system: SystemName): Promise<SystemRun> {
   return JSON.parse(readFileSync(out, 'utf8')) as SystemRun;
 }
 
-interface Score {
-  f1: number;
-  precision: number;
-  recall: number;
-  f1_std: number;
-  precision_std: number;
-  recall_std: number;
-}
-interface PageScore {
-  id: string;
-  precision: number;
-  recall: number;
-  f1: number;
-  trueTokens: number;
-  predTokens: number;
-}
-type Evaluate = (ids: string[], truth: Truth, pred: Predictions, options: { nBootstrap: number }) => { metrics: Score; perPage: PageScore[] };
-
 const f3 = (x: number) => x.toFixed(3);
 const f4 = (x: number) => x.toFixed(4);
 const withStd = (x: number, std: number) => `${f4(x)} ± ${f3(std)}`;
 
 async function main(): Promise<void> {
   mkdirSync(OUT_DIR, { recursive: true });
-  const { evaluate } = (await import(new URL('score.mjs', BENCH_DIR).href)) as { evaluate: Evaluate };
-  const { pages, truth } = loadPages();
+  const { pages, truth } = loadBenchmarkPages();
   const ids = pages.map((page) => page.id);
   const host = (id: string) => new URL(truth[id]!.url).host;
 
   const runs = {} as Record<SystemName, SystemRun>;
   for (const system of SYSTEMS) runs[system] = await runChild(system);
-  const ours = evaluate(ids, truth, runs.fetchdown.predictions, { nBootstrap: 200 });
-  const base = evaluate(ids, truth, runs.readability.predictions, { nBootstrap: 200 });
+  const ours = await scorePredictions(truth, runs.fetchdown.predictions, 200);
+  const base = await scorePredictions(truth, runs.readability.predictions, 200);
 
   const { extractHtml } = await import('../src/extract/index.js');
   // The same extraction called directly on the page with its original URL: tells pipeline effects from extraction.
-  const direct: Predictions = Object.fromEntries(pages.map((page) => [page.id, { articleBody: extractHtml(page.bytes.toString('utf8'), page.url).text }]));
-  const directScore = evaluate(ids, truth, direct, { nBootstrap: 0 }).metrics;
+  const direct: Predictions = Object.fromEntries(pages.map((page) => [page.id, { articleBody: extractHtml(page.html, page.url).text }]));
+  const directScore = await scorePredictions(truth, direct);
   const differing = ids.filter((id) => direct[id]!.articleBody !== runs.fetchdown.predictions[id]!.articleBody);
+  // Extraction alone against Readability alone, page by page in turn in this process: the like-for-like speed ratio.
+  const { runExtractionBench } = await import('./extraction.js');
+  const alone = await runExtractionBench();
 
   const row = (name: string, s: Score, run: SystemRun, speedNote: string) => {
     const perSecond = (pages.length / (run.ms / 1000)).toFixed(1);
@@ -184,15 +140,18 @@ async function main(): Promise<void> {
   console.log(`${pages.length} pages; bootstrap ± over 200 resamples; pages/s after ${WARM_UP_PAGES} warm-up pages; peak RSS of each system's own process.\n`);
   console.log('| system | F1 | precision | recall | pages/s | peak RSS MB |');
   console.log('|---|---|---|---|---|---|');
-  console.log(row('Fetchdown: POST /fetch, format text', ours.metrics, runs.fetchdown, '— HTTP round trip'));
-  console.log(row('Readability.js on linkedom, textContent', base.metrics, runs.readability, '— extraction alone'));
+  console.log(row('Fetchdown: POST /fetch, format text', ours, runs.fetchdown, '— HTTP round trip'));
+  console.log(row('Readability.js on linkedom, textContent', base, runs.readability, '— extraction alone'));
+  const speed = (x: { pagesPerSecond: number; pagesPerCpuSecond: number }) => `${x.pagesPerSecond.toFixed(1)} (${x.pagesPerCpuSecond.toFixed(1)} per CPU-s)`;
+  console.log(`| Fetchdown's extraction alone (extractHtml), interleaved with ↓ | ${f4(alone.f1)} | ${f4(alone.precision)} | ${f4(alone.recall)} | ${speed(alone)} | – |`);
+  console.log(`| Readability.js alone, interleaved with ↑ | ${f4(alone.baseline.f1)} | ${f4(alone.baseline.precision)} | ${f4(alone.baseline.recall)} | ${speed(alone.baseline)} (ratio ${(alone.pagesPerSecond / alone.baseline.pagesPerSecond).toFixed(2)}×) | – |`);
   console.log(
-    `\nFetchdown's pages/s is the whole POST /fetch round trip over HTTP on 127.0.0.1, ${CONCURRENCY} request at a time (the app's GET of ` +
+    `\nFetchdown's pages/s is the whole POST /fetch round trip over HTTP on 127.0.0.1, one request at a time (the app's GET of ` +
       "the page from the local server, extraction, token counts, JSON); Readability's is the extraction call alone. CPU-s: the " +
       'process\'s own CPU time (server and client included for Fetchdown), steadier than wall time on a shared machine.',
   );
   console.log(`Both processes hold the ${pages.length} pages in memory; loading them alone peaks at ${runs.floor.maxRssMb.toFixed(0)} MB RSS.`);
-  const missed = (['f1', 'precision', 'recall'] as const).filter((k) => ours.metrics[k] < TARGETS[k]);
+  const missed = (['f1', 'precision', 'recall'] as const).filter((k) => ours[k] < TARGETS[k]);
   console.log(`Targets: F1 ≥ ${f3(TARGETS.f1)}, P ≥ ${f3(TARGETS.precision)}, R ≥ ${f3(TARGETS.recall)}: ${missed.length ? `not met (${missed.join(', ')})` : 'met'}.`);
   console.log(`extractHtml(html, original URL).text called directly: F1 ${f4(directScore.f1)}, P ${f4(directScore.precision)}, R ${f4(directScore.recall)}; identical to the pipeline's text on ${ids.length - differing.length}/${ids.length} pages${differing.length ? ` (differ: ${differing.slice(0, 10).join(', ')}${differing.length > 10 ? ', …' : ''})` : ''}.`);
   const failed = ids.filter((id) => runs.fetchdown.details[id]?.status !== 200 || runs.fetchdown.details[id]?.fetcher !== 'html');
@@ -226,7 +185,7 @@ async function main(): Promise<void> {
   console.log('\nPer page: .bench-tmp/quality-per-page.tsv; the worst ten as text beside the truth: .bench-tmp/quality-worst/');
 
   if (missed.length > 0 || failed.length > 0) {
-    console.log(`\nFAIL: ${[...missed.map((k) => `${k} ${f4(ours.metrics[k])} < ${f3(TARGETS[k])}`), ...(failed.length ? [`${failed.length} pages not answered 200 by the html fetcher`] : [])].join('; ')}`);
+    console.log(`\nFAIL: ${[...missed.map((k) => `${k} ${f4(ours[k])} < ${f3(TARGETS[k])}`), ...(failed.length ? [`${failed.length} pages not answered 200 by the html fetcher`] : [])].join('; ')}`);
     process.exitCode = 1;
   }
 }
@@ -237,7 +196,7 @@ if (systemFlag === -1) {
 } else {
   const system = process.argv[systemFlag + 1] as SystemName;
   const out = process.argv[systemFlag + 2]!;
-  const { pages } = loadPages();
+  const { pages } = loadBenchmarkPages();
   const floor = (): SystemRun => ({ predictions: {}, ms: 0, cpuMicros: 0, maxRssMb: process.resourceUsage().maxRSS / 1024, details: {} });
   const run = system === 'fetchdown' ? await runFetchdown(pages) : system === 'readability' ? await runReadability(pages) : floor();
   writeFileSync(out, JSON.stringify(run));
