@@ -13,7 +13,7 @@ import { validateArguments } from './mcp/validate.js';
 import { API_VERSION } from './version.js';
 
 const USAGE = `Usage:
-  fetchdown <url> [--max-tokens N] [--format markdown|text|json] [--verbose]
+  fetchdown <url> [--max-tokens N] [--format markdown|text|json] [--links inline|reference|none] [--images keep|none] [--verbose]
   fetchdown serve     start the HTTP API (configured by the same environment variables as npm start)
   fetchdown mcp       start the MCP server on stdio
   fetchdown --help | --version
@@ -54,6 +54,8 @@ function parseFetchArgs(argv: string[]) {
       options: {
         'max-tokens': { type: 'string' },
         format: { type: 'string', default: 'markdown' },
+        links: { type: 'string', default: 'inline' },
+        images: { type: 'string', default: 'keep' },
         verbose: { type: 'boolean', short: 'v', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
@@ -83,7 +85,13 @@ async function fetchCommand(argv: string[]): Promise<void> {
   if (values.help) return void (await write(process.stdout, `${USAGE}\n`));
   if (values.version) return void (await write(process.stdout, `${API_VERSION}\n`));
   if (positionals.length !== 1) fail(`expected one URL, got ${positionals.length}\n\n${USAGE}`, EXIT.usage);
-  const args = validateFetch({ url: positionals[0], format: values.format, ...(values['max-tokens'] !== undefined && { max_tokens: values['max-tokens'] }) });
+  const args = validateFetch({
+    url: positionals[0],
+    format: values.format,
+    links: values.links,
+    images: values.images,
+    ...(values['max-tokens'] !== undefined && { max_tokens: values['max-tokens'] }),
+  });
 
   const handle = createOperations(readConfig());
   let result: FetchResult;

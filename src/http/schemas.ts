@@ -1,5 +1,6 @@
 // Request and response schemas of the fetch routes: the one source for validation, serialisation and /openapi.json.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { IMAGE_STYLES, LINK_STYLES } from '../extract/link-style.js';
 
 export const MAX_URL_LENGTH = 2083;
 export const MAX_BATCH_URLS = 20;
@@ -10,6 +11,19 @@ export const FETCHER_CHOICES = ['auto', ...FETCHERS] as const;
 
 const StringEnum = <T extends readonly string[]>(values: T, options: object = {}) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+
+/** The `links` and `images` fields: how links and images are written (rendered per request from one cached copy). */
+const StyleFields = {
+  links: StringEnum(LINK_STYLES, {
+    default: 'inline',
+    description:
+      'inline (default): [text](url). reference: [text][n] with a list of `[n]: url` at the end, one number per distinct URL in order of first appearance; each part of a trimmed read lists the references it uses. none: links become their text, no URLs. No effect on format text.',
+  }),
+  images: StringEnum(IMAGE_STYLES, {
+    default: 'keep',
+    description: 'keep (default) or none: drop every image, linked images included. No effect on format text.',
+  }),
+};
 
 const NullableInt = (min: number, description: string) =>
   Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: min, default: null, description });
@@ -37,6 +51,7 @@ export const FetchRequest = Type.Object(
       description:
         'auto (default): the router picks html, pdf, browser (JavaScript-rendered pages) or reader (sites that refuse automated clients), and falls back when one fails. A fetcher name forces that one, without fallback; its result is cached apart from auto.',
     }),
+    ...StyleFields,
   },
   { additionalProperties: false },
 );
@@ -47,6 +62,7 @@ export const BatchFetchRequest = Type.Object(
     urls: Type.Array(Url, { minItems: 1, maxItems: MAX_BATCH_URLS }),
     max_tokens_each: NullableInt(1, 'Trim each result to at most this many tokens.'),
     use_cache: Type.Boolean({ default: true }),
+    ...StyleFields,
   },
   { additionalProperties: false },
 );

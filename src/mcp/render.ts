@@ -1,6 +1,7 @@
 // Tool results as the Markdown a model reads (the text content); the same data goes out as structuredContent.
 import type { Static } from '@sinclair/typebox';
 import type { BatchResult, EstimateResult, FetchResult, SearchResult } from '../http/schemas.js';
+import { decodeCursor } from '../services/cursor.js';
 
 type Estimate = Static<typeof EstimateResult>;
 type Batch = Static<typeof BatchResult>;
@@ -14,10 +15,28 @@ function describePage(page: Page): string {
   return `Source: ${m.url} · ${size} · fetcher: ${page.fetch_info.fetcher_used} · cache: ${page.cache.hit ? 'hit' : 'miss'}`;
 }
 
+/** A cursor reads on only in the rendering it came from: the arguments the next call must repeat, besides url. */
+function cursorArguments(cursor: string): string[] {
+  const args = [`cursor "${cursor}"`];
+  let decoded;
+  try {
+    decoded = decodeCursor(cursor);
+  } catch {
+    return args; // a remote API of another version may write cursors this one cannot read
+  }
+  const { format, style } = decoded;
+  if (format !== 'markdown') args.push(`format "${format}"`);
+  if (style.links !== 'inline') args.push(`links "${style.links}"`);
+  if (style.images !== 'keep') args.push(`images "${style.images}"`);
+  return args;
+}
+
 function continuation(url: string, cursor: string | null, outline: FetchResult['outline'] = []): string {
   if (!cursor) return '';
   const cut = outline.map((o) => `${'  '.repeat(Math.max(0, o.level - 1))}- ${o.title} (${o.tokens} tokens)`).join('\n');
-  return `\n\n---\nTrimmed. To read on, call fetch_url with url "${url}" and cursor "${cursor}".${cut ? `\nSections not shown:\n${cut}` : ''}`;
+  const args = [`url "${url}"`, ...cursorArguments(cursor)];
+  const call = `${args.slice(0, -1).join(', ')} and ${args.at(-1)}`;
+  return `\n\n---\nTrimmed. To read on, call fetch_url with ${call}.${cut ? `\nSections not shown:\n${cut}` : ''}`;
 }
 
 export function renderFetch(page: FetchResult): string {

@@ -1,5 +1,6 @@
 // Fetches up to 20 URLs at once: results in input order, a failure becomes that item's error, never the batch's.
 import { AppError, ValidationError, renderError } from '../errors.js';
+import type { MarkdownStyle } from '../extract/link-style.js';
 import type { FetchResult } from '../http/schemas.js';
 import type { FetchService } from './fetch-service.js';
 
@@ -12,6 +13,7 @@ export interface BatchOptions {
   urls: string[];
   maxTokensEach: number | null;
   useCache: boolean;
+  style?: MarkdownStyle;
 }
 
 function toItemError(url: string, error: unknown): BatchItemError {
@@ -30,7 +32,7 @@ export async function fetchBatch(service: FetchService, options: BatchOptions): 
     let pending = byUrl.get(url);
     if (!pending) {
       pending = service
-        .fetchOne({ url, maxTokens: options.maxTokensEach, format: 'markdown', useCache: options.useCache }, ['body', 'urls', index])
+        .fetchOne({ url, maxTokens: options.maxTokensEach, format: 'markdown', useCache: options.useCache, style: options.style }, ['body', 'urls', index])
         .catch((error: unknown) => toItemError(url, error));
       byUrl.set(url, pending);
     }

@@ -2,12 +2,14 @@
 import type { Cache, CacheHit } from '../cache/types.js';
 import type { Config } from '../config.js';
 import { ValidationError, failureToError } from '../errors.js';
+import { DEFAULT_STYLE, type MarkdownStyle } from '../extract/link-style.js';
 import type { Router } from '../fetchers/router.js';
 import { FETCHER_NAMES, type FetcherChoice } from '../fetchers/types.js';
 import type { FetchResult, Format } from '../http/schemas.js';
 import { normalizeUrl } from '../net/normalize-url.js';
 import { createLimiter } from '../util/limiter.js';
 import { createSingleFlight } from '../util/single-flight.js';
+import { viewContent } from './content-view.js';
 import { cursorError, decodeCursor, hashKey } from './cursor.js';
 import { renderResult, toStoredPage, type StoredPage } from './render.js';
 
@@ -19,6 +21,8 @@ export interface FetchOne {
   cursor?: string;
   /** A fetcher the caller forces; `auto` (the default) lets the router choose. */
   fetcher?: FetcherChoice;
+  /** How links and images are written; inline links and images kept when left out. */
+  style?: MarkdownStyle;
 }
 
 export interface CacheStatus {
@@ -82,20 +86,27 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
     const fetcher = request.fetcher ?? 'auto';
     const key = pageCacheKey(url, fetcher);
     const keyHash = hashKey(key);
+    // Text has no links or images: the options do not change it, so its cursors ignore them.
+    const style = request.format === 'text' ? DEFAULT_STYLE : (request.style ?? DEFAULT_STYLE);
+    const render = { requestUrl: request.url, keyHash, format: request.format, style, maxTokens: request.maxTokens };
     if (request.cursor !== undefined) {
       const cursor = decodeCursor(request.cursor);
       if (cursor.key !== keyHash) throw cursorError('Cursor belongs to another URL: pass it with the URL it was returned for');
       if (cursor.format !== request.format) throw cursorError(`Cursor was issued for format '${cursor.format}': repeat that format`);
+      if (cursor.style.links !== style.links || cursor.style.images !== style.images) {
+        throw cursorError(`Cursor was issued for links '${cursor.style.links}' and images '${cursor.style.images}': repeat those`);
+      }
       const entry = await cache.get<StoredPage>(key);
       if (!entry || entry.storedAt !== cursor.storedAt) {
         throw cursorError('Cursor has expired: the cached copy it points into is gone; fetch the URL again without a cursor');
       }
-      const length = (request.format === 'text' ? entry.value.text : entry.value.markdown).length;
-      if (cursor.offset > length) throw cursorError('Cursor is malformed: pass next_cursor exactly as it was returned');
-      return renderResult(entry, { requestUrl: request.url, keyHash, format: request.format, maxTokens: request.maxTokens, offset: cursor.offset, hit: true });
+      if (cursor.offset > viewContent(entry.value, request.format, style).body.length) {
+        throw cursorError('Cursor is malformed: pass next_cursor exactly as it was returned');
+      }
+      return renderResult(entry, { ...render, offset: cursor.offset, hit: true });
     }
     const { entry, hit } = await loadPage(url, key, request.useCache, fetcher);
-    return renderResult(entry, { requestUrl: request.url, keyHash, format: request.format, maxTokens: request.maxTokens, offset: 0, hit });
+    return renderResult(entry, { ...render, offset: 0, hit });
   }
 
   async function lookupCached(url: URL): Promise<CacheHit<StoredPage> | null> {

@@ -1,11 +1,12 @@
 // Turns one cached page into the API's fetch result: picks the format, trims to the budget, adds cursor and outline.
 import type { CacheHit } from '../cache/types.js';
 import { markdownToDocument } from '../extract/index.js';
+import type { MarkdownStyle } from '../extract/link-style.js';
 import type { FetchedPage, FetcherName } from '../fetchers/types.js';
 import type { FetchResult, Format } from '../http/schemas.js';
 import { fetchMillicredits, toCredits } from '../pricing.js';
 import { countTokens } from '../tokens/count.js';
-import { takePart } from '../tokens/trim.js';
+import { viewContent } from './content-view.js';
 import { encodeCursor } from './cursor.js';
 
 /** What the cache holds per URL: the whole content in both renderings, counted once. */
@@ -23,6 +24,8 @@ export interface RenderOptions {
   requestUrl: string;
   keyHash: string;
   format: Format;
+  /** Links and images (Markdown and json only); cursors carry it so every part is rendered alike. */
+  style: MarkdownStyle;
   maxTokens: number | null;
   offset: number;
   hit: boolean;
@@ -30,13 +33,12 @@ export interface RenderOptions {
 
 export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions): FetchResult {
   const page = entry.value;
-  const useText = options.format === 'text';
-  const content = useText ? page.text : page.markdown;
-  const total = useText ? page.tokens.text : page.tokens.markdown;
+  const view = viewContent(page, options.format, options.style);
+  const total = view.total;
   const whole = options.offset === 0 && (options.maxTokens === null || options.maxTokens >= total);
   const part = whole
-    ? { content, tokenCount: total, truncated: false, nextOffset: null, outline: [] }
-    : takePart(content, options.offset, options.maxTokens);
+    ? { content: view.whole, tokenCount: total, truncated: false, nextOffset: null, outline: [] }
+    : view.part(options.offset, options.maxTokens);
   const result: FetchResult = {
     url: options.requestUrl,
     markdown: part.content,
@@ -62,7 +64,7 @@ export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions
     next_cursor:
       part.nextOffset === null
         ? null
-        : encodeCursor({ key: options.keyHash, storedAt: entry.storedAt, offset: part.nextOffset, format: options.format }),
+        : encodeCursor({ key: options.keyHash, storedAt: entry.storedAt, offset: part.nextOffset, format: options.format, style: options.style }),
     cache: { hit: options.hit, cached_at: new Date(entry.storedAt).toISOString(), expires_at: new Date(entry.expiresAt).toISOString() },
     fetch_info: {
       fetcher_used: page.fetcher,

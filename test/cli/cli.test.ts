@@ -66,6 +66,14 @@ test('--format text and --format json', async () => {
   assert.equal(parsed.fetch_info.fetcher_used, 'html');
 });
 
+test('--links and --images', async () => {
+  const r = await run([site.url('/links'), '--links', 'reference', '--images', 'none']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^Start with the \[soil guide\]\[1\], then the \[watering guide\]\[2\]\.$/m);
+  assert.match(r.stdout, /^\[1\]: http:\/\/127\.0\.0\.1:\d+\/guides\/soil$/m);
+  assert.doesNotMatch(r.stdout, /!\[/);
+});
+
 test('--verbose adds the metadata as JSON on stderr, stdout unchanged', async () => {
   const r = await run([site.url('/article'), '--verbose']);
   assert.equal(r.code, 0, r.stderr);
@@ -91,6 +99,7 @@ test('bad usage and bad arguments exit 2 and say what to fix', async () => {
     [[site.url('/article'), '--max-tokens', '0'], /--max-tokens: Input should be greater than or equal to 1/],
     [[site.url('/article'), '--max-tokens', 'lots'], /--max-tokens: Input should be a valid integer/],
     [[site.url('/article'), '--format', 'pdf'], /--format: Input should be 'markdown', 'text' or 'json'/],
+    [[site.url('/article'), '--links', 'footnotes'], /--links: Input should be 'inline', 'reference' or 'none'/],
     [['ftp://example.com/file'], /url: URL scheme should be 'http' or 'https'/],
     [[site.url('/article'), '--colour'], /Unknown option '--colour'/],
     [[site.url('/a'), site.url('/b')], /expected one URL, got 2/],
@@ -112,7 +121,7 @@ test('a bad configuration exits 3 naming the variable', async () => {
 test('--help and --version', async () => {
   const help = await run(['--help']);
   assert.equal(help.code, 0);
-  assert.match(help.stdout, /fetchdown <url> \[--max-tokens N\] \[--format markdown\|text\|json\] \[--verbose\]/);
+  assert.match(help.stdout, /fetchdown <url> \[--max-tokens N\] \[--format markdown\|text\|json\] \[--links inline\|reference\|none\] \[--images keep\|none\] \[--verbose\]/);
   const version = await run(['--version']);
   assert.equal(version.stdout, '1.0.0\n');
 });

@@ -61,6 +61,41 @@ ${Array.from({ length: 40 }, (_, i) => section(i + 1)).join('\n')}
 
 const MARKDOWN_DOC = '# Served as Markdown\n\nThis page was answered in **Markdown** by the publisher.\n\n- one\n- two\n';
 
+/**
+ * Publisher Markdown (used as is, links made absolute) for the `links` and `images` options: a repeated URL, a title,
+ * brackets in link text, parentheses in a URL, links inside code, an autolink, a linked image and an image-only item.
+ */
+export const LINKS_MD = `# Link Styles
+
+Start with the [soil guide](/guides/soil "Soil basics"), then the [watering guide](/guides/water).
+
+The [soil guide](/guides/soil) again, [the plant](https://example.org/wiki/Tomato_(plant)) and [a [bracketed] name](/names).
+
+Code keeps \`[not a link](https://example.org/code)\` as written, and <https://example.org/auto> stays.
+
+\`\`\`md
+[inside](/fence)
+\`\`\`
+
+[![Thumbnail](https://img.example/thumb.jpg)](/gallery)
+
+![A plant](https://img.example/plant.jpg)
+
+- [One](/one)
+- ![icon](https://img.example/icon.png)
+- Plain item
+`;
+
+/** A long Markdown page whose every section links to itself, to a shared index and to the next section. */
+export const LINKS_LONG_MD = `# Linked Guide
+
+${Array.from({ length: 30 }, (_, i) => `## Section ${i + 1}
+
+Section ${i + 1} opens [its own page](/section/${i + 1}) and the [shared index](/index), then says a little more about the topic so that each section is long enough to need a part of its own.
+
+Read on in [section ${i + 2}](/section/${i + 2}) when this one is done.`).join('\n\n')}
+`;
+
 function charsetPage(title: string, body: string, metaCharset?: string): string {
   const meta = metaCharset ? `<meta charset="${metaCharset}">` : '';
   return `<!doctype html><html><head>${meta}<title>${title}</title></head><body><article><h1>${title}</h1><p>${body}</p><p>${body}</p><p>${body}</p></article></body></html>`;
@@ -103,6 +138,8 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       if ((req.headers.accept ?? '').includes('text/markdown')) html(res, MARKDOWN_DOC, 200, 'text/markdown; charset=utf-8');
       else html(res, '<html><body><p>html version</p></body></html>');
     },
+    '/links': (_req, res) => html(res, LINKS_MD, 200, 'text/markdown; charset=utf-8'),
+    '/links-long': (_req, res) => html(res, LINKS_LONG_MD, 200, 'text/markdown; charset=utf-8'),
     '/plain.txt': (_req, res) => html(res, 'Just plain text.\nSecond line.', 200, 'text/plain; charset=utf-8'),
     '/data.json': (_req, res) => html(res, '{"a": 1}', 200, 'application/json'),
     '/image.png': (_req, res) => html(res, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]), 200, 'image/png'),

@@ -31,7 +31,7 @@ test('defaults are applied before the operation sees the arguments', async (t) =
     throw new AppError('upstream_timeout', 'slow.example did not answer in time');
   });
   await client.callTool({ name: 'fetch_url', arguments: { url: 'https://slow.example/' } });
-  assert.deepEqual(seen, { url: 'https://slow.example/', max_tokens: null, format: 'markdown', use_cache: true, fetcher: 'auto' });
+  assert.deepEqual(seen, { url: 'https://slow.example/', max_tokens: null, format: 'markdown', use_cache: true, fetcher: 'auto', links: 'inline', images: 'keep' });
 });
 
 test('a foreseen error keeps its code, detail and next step', async (t) => {

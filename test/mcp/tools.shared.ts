@@ -20,6 +20,10 @@ export async function checkToolList(client: Client): Promise<void> {
   assert.equal(byName.fetch_url!.url.maxLength, 2083);
   assert.equal(byName.fetch_url!.max_tokens.minimum, 1);
   assert.deepEqual(byName.fetch_url!.format.enum, ['markdown', 'text', 'json']);
+  for (const tool of ['fetch_url', 'fetch_multiple']) {
+    assert.deepEqual([byName[tool]!.links.enum, byName[tool]!.links.default], [['inline', 'reference', 'none'], 'inline'], tool);
+    assert.deepEqual([byName[tool]!.images.enum, byName[tool]!.images.default], [['keep', 'none'], 'keep'], tool);
+  }
   assert.equal(byName.fetch_multiple!.urls.maxItems, 20);
   assert.equal(byName.fetch_multiple!.urls.minItems, 1);
   assert.deepEqual([byName.search_and_fetch!.query.minLength, byName.search_and_fetch!.query.maxLength], [2, 500]);
@@ -42,6 +46,14 @@ export async function checkFetchUrl(client: Client, site: FixtureSite): Promise<
   const next = await client.callTool({ name: 'fetch_url', arguments: { url: site.url('/long'), max_tokens: 120, cursor: s.next_cursor } });
   assert.equal(next.isError, undefined);
   assert.notEqual((next.structuredContent as any).markdown, s.markdown);
+
+  // A cursor reads on only in its own rendering: the hint names the arguments to repeat.
+  const styled = await client.callTool({ name: 'fetch_url', arguments: { url: site.url('/links-long'), max_tokens: 120, links: 'reference', images: 'none' } });
+  const cursor = (styled.structuredContent as any).next_cursor;
+  assert.match((styled.structuredContent as any).markdown, /\]\[1\][\s\S]*\n\[1\]: http/);
+  assert.ok(textOf(styled).includes(`cursor "${cursor}", links "reference" and images "none".`), textOf(styled).slice(-300));
+  const read = await client.callTool({ name: 'fetch_url', arguments: { url: site.url('/links-long'), max_tokens: 120, cursor, links: 'reference', images: 'none' } });
+  assert.equal(read.isError, undefined);
 }
 
 export async function checkEstimate(client: Client, site: FixtureSite): Promise<void> {

@@ -28,6 +28,7 @@ export const fetchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
           useCache: body.use_cache,
           cursor: body.cursor,
           fetcher: body.fetcher,
+          style: { links: body.links, images: body.images },
         }),
       );
     },
@@ -48,7 +49,12 @@ export const fetchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       const body = request.body;
       // Billed per URL: a URL the account cannot pay for gets a quota_exceeded error entry (402 if not even one can).
       const fetchService = await request.meter.batch(services.fetchService);
-      return fetchBatch(fetchService, { urls: body.urls, maxTokensEach: body.max_tokens_each, useCache: body.use_cache });
+      return fetchBatch(fetchService, {
+        urls: body.urls,
+        maxTokensEach: body.max_tokens_each,
+        useCache: body.use_cache,
+        style: { links: body.links, images: body.images },
+      });
     },
   );
 };

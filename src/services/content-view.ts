@@ -1,0 +1,107 @@
+// The content one request reads from a cached page: its Markdown restyled for the `links` and `images` options, or
+// its text; the total token count; and its parts within a budget. A restyled copy is kept while the page is read,
+// so paging through it does not lex and count it again for every part.
+import { LRUCache } from 'lru-cache';
+import {
+  appendDefinitions,
+  definitionsIn,
+  isDefaultStyle,
+  styleMarkdown,
+  withDefinitions,
+  type MarkdownStyle,
+  type StyledMarkdown,
+} from '../extract/link-style.js';
+import type { Format } from '../http/schemas.js';
+import { countTokens } from '../tokens/count.js';
+import { takePart, type TrimResult } from '../tokens/trim.js';
+import type { StoredPage } from './render.js';
+
+export interface ContentView {
+  /** What cursor offsets point into: the content without a reference list. */
+  body: string;
+  /** The content returned when it is read whole (reference style: with every definition) and its token count. */
+  whole: string;
+  total: number;
+  /** The part from `offset` within `budget` tokens; in reference style with the definitions of the links it holds. */
+  part(offset: number, budget: number | null): TrimResult;
+}
+
+interface Restyled {
+  styled: StyledMarkdown;
+  whole: string;
+  total: number;
+}
+
+/** One cache per style, keyed by the stored Markdown: bounded by characters, since pages can be megabytes long. */
+const restyledByStyle = new Map<string, LRUCache<string, Restyled>>();
+
+function restyle(markdown: string, style: MarkdownStyle): Restyled {
+  const styleKey = `${style.links}/${style.images}`;
+  let cache = restyledByStyle.get(styleKey);
+  if (!cache) {
+    cache = new LRUCache<string, Restyled>({ max: 32, maxSize: 4_000_000, sizeCalculation: (_value, key) => Math.max(1, key.length) });
+    restyledByStyle.set(styleKey, cache);
+  }
+  let entry = cache.get(markdown);
+  if (!entry) {
+    const styled = styleMarkdown(markdown, style);
+    const whole = withDefinitions(styled.body, styled, 0, styled.body.length);
+    entry = { styled, whole, total: countTokens(whole) };
+    cache.set(markdown, entry);
+  }
+  return entry;
+}
+
+/** `style` applies to Markdown (and json, built from it); text has no links or images to restyle. */
+export function viewContent(page: StoredPage, format: Format, style: MarkdownStyle): ContentView {
+  if (format === 'text') return plainView(page.text, page.tokens.text);
+  if (isDefaultStyle(style)) return plainView(page.markdown, page.tokens.markdown);
+  const { styled, whole, total } = restyle(page.markdown, style);
+  if (styled.uses.length === 0) return plainView(styled.body, total);
+  return { body: styled.body, whole, total, part: (offset, budget) => takeReferencedPart(styled, offset, budget) };
+}
+
+function plainView(content: string, total: number): ContentView {
+  return { body: content, whole: content, total, part: (offset, budget) => takePart(content, offset, budget) };
+}
+
+/**
+ * A part followed by the definitions of the references it holds, so its numbers point somewhere. When they push it
+ * over the budget, the part is taken again with less room until both fit.
+ */
+function takeReferencedPart(styled: StyledMarkdown, offset: number, budget: number | null): TrimResult {
+  const start = firstNonSpace(styled.body, offset);
+  const referenced = (part: TrimResult) => definitionsIn(styled, start, start + part.content.length);
+  if (budget === null) {
+    const part = takePart(styled.body, offset, null);
+    return withCount(part, appendDefinitions(part.content, referenced(part)));
+  }
+  for (let room = budget; room > 0; ) {
+    const part = takePart(styled.body, offset, room);
+    const lines = referenced(part);
+    if (lines.length === 0) return part;
+    const content = appendDefinitions(part.content, lines);
+    const tokenCount = countTokens(content);
+    if (tokenCount <= budget) return { ...part, content, tokenCount };
+    const over = tokenCount - budget;
+    room = room > over ? room - over : Math.floor(room / 2);
+  }
+  // A definition longer than the whole budget, right where the part starts: the part must still move on, so it
+  // keeps the room it has and lists the definitions that fit.
+  const part = takePart(styled.body, offset, budget);
+  const kept: string[] = [];
+  for (const line of referenced(part)) {
+    if (countTokens(appendDefinitions(part.content, [...kept, line])) <= budget) kept.push(line);
+  }
+  return withCount(part, appendDefinitions(part.content, kept));
+}
+
+function withCount(part: TrimResult, content: string): TrimResult {
+  return content === part.content ? part : { ...part, content, tokenCount: countTokens(content) };
+}
+
+function firstNonSpace(text: string, offset: number): number {
+  const pattern = /\S/g;
+  pattern.lastIndex = offset;
+  return pattern.exec(text)?.index ?? text.length;
+}
