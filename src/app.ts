@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { meterCallers, trustProxyOption } from './http/auth.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { redactRequest } from './http/redact.js';
+import { RequestLog } from './http/request-log.js';
 import { accountRoutes } from './http/routes/account.js';
 import { adminRoutes } from './http/routes/admin.js';
 import { authRoutes } from './http/routes/auth.js';
@@ -28,6 +29,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       redact: ['req.headers["x-service-key"]', 'req.headers.cookie', 'req.headers.authorization', 'req.headers["x-admin-token"]'],
       serializers: { req: redactRequest },
     },
+    logController: new RequestLog(),
     trustProxy: trustProxyOption(services.config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
   });
