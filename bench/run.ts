@@ -14,11 +14,21 @@ interface Servers { app: string; bare: string; site: string }
 
 async function startServers(): Promise<{ servers: Servers; stop: () => void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
+  // The child logs as a deployment would (to stdout, read and dropped here); its addresses come as one JSON line.
+  const servers = await new Promise<Servers>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const parsed = (() => {
+        try {
+          return JSON.parse(line) as Partial<Servers>;
+        } catch {
+          return {};
+        }
+      })();
+      if (parsed.app && parsed.bare && parsed.site) resolve(parsed as Servers);
+    });
     child.once('exit', (code) => reject(new Error(`bench servers exited with ${code}`)));
   });
-  return { servers: JSON.parse(line) as Servers, stop: () => child.kill() };
+  return { servers, stop: () => child.kill() };
 }
 
 /** Requests per second for POST `path` with `body`, CONNECTIONS at once, for DURATION_MS. */

@@ -1,5 +1,6 @@
 // Child process for `npm run bench`: the real app, a bare Fastify route and the fixture site, so load comes from
-// another process. Prints one JSON line with their addresses, then serves until killed.
+// another process. Prints one JSON line with their addresses (among the app's log lines), then serves until killed.
+import { rmSync } from 'node:fs';
 import Fastify from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -7,7 +8,12 @@ import { createServices } from '../src/services/index.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
 
 const site = await startFixtureSite();
-const services = createServices(loadConfig({ LOG_LEVEL: 'silent', FETCH_ALLOW_PRIVATE_NETWORKS: '1', CACHE_URL: 'memory://', DATA_DIR: '.bench-tmp', RATE_LIMIT_ANONYMOUS: '0' }));
+// A fresh data directory each run: a ledger grown by earlier runs would make every run slower than the last.
+const DATA_DIR = '.bench-tmp/servers';
+rmSync(DATA_DIR, { recursive: true, force: true });
+// The configuration we ship (log level, embedded cache, metering, rate limiting), except what a loopback benchmark
+// needs: the fixture site is on 127.0.0.1, and the anonymous limit is counted as usual but set too high to refuse.
+const services = createServices(loadConfig({ FETCH_ALLOW_PRIVATE_NETWORKS: '1', DATA_DIR, RATE_LIMIT_ANONYMOUS: String(2 ** 40) }));
 const app = await buildApp(services);
 await app.listen({ port: 0, host: '127.0.0.1' });
 
