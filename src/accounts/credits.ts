@@ -1,7 +1,7 @@
 // Credits: reserve a price before the work, settle to the real price after (refunding the rest), one transaction
 // per step with the account row locked, so concurrent requests never spend the same credit twice. The monthly
 // allowance is used first, then the prepaid balance.
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Store } from '../store/db.js';
 import type { Account, Database, NewLedgerRow, PlanKey } from '../store/types.js';
 import { monthBounds, monthOf, type Clock } from './clock.js';
@@ -9,6 +9,22 @@ import type { PlanTable } from './plans.js';
 
 const RECORD_FLUSH_MS = 1000;
 const RECORD_BATCH_ROWS = 500;
+
+/** Every column an unbilled row writes, in the order of the batch insert's parameters. */
+const LEDGER_COLUMNS = [
+  'account_id',
+  'key_id',
+  'operation',
+  'fetcher',
+  'credits_millis',
+  'balance_millis',
+  'cache_hit',
+  'tokens',
+  'status',
+  'url_host',
+  'duration_ms',
+  'at',
+] as const satisfies readonly (keyof NewLedgerRow)[];
 
 export interface Reservation {
   accountId: number;
@@ -143,16 +159,34 @@ export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTab
     const writes: Promise<void>[] = [];
     for (let i = 0; i < rows.length; i += RECORD_BATCH_ROWS) {
       const batch = rows.slice(i, i + RECORD_BATCH_ROWS);
-      const write = writing.then(async () => void (await store.db.insertInto('ledger').values(batch).execute()));
+      const write = writing.then(() => insertRows(batch));
       writing = write.catch(() => undefined);
       writes.push(write);
     }
     return writes.length > 0 ? Promise.all(writes).then(() => undefined) : writing;
   }
 
+  // The insert's SQL for a number of rows, compiled once: Kysely's builder took ~2 µs a row to compile the same
+  // statement for every batch. Busy servers write full batches; the timer's smaller ones bring a few sizes more.
+  const insertSql = new Map<number, string>();
+
+  async function insertRows(rows: NewLedgerRow[]): Promise<void> {
+    let text = insertSql.get(rows.length);
+    if (text === undefined) {
+      const placeholders = Object.fromEntries(LEDGER_COLUMNS.map((column) => [column, null])) as unknown as NewLedgerRow;
+      text = store.db.insertInto('ledger').values(rows.map(() => placeholders)).compile().sql;
+      if (insertSql.size >= 16) insertSql.clear();
+      insertSql.set(rows.length, text);
+    }
+    const parameters: unknown[] = [];
+    for (const row of rows) for (const column of LEDGER_COLUMNS) parameters.push(row[column] ?? null);
+    await store.db.executeQuery(CompiledQuery.raw(text, parameters));
+  }
+
   /** A ledger row that charges nothing; written within RECORD_FLUSH_MS (see flushRecords). */
   function record(row: Omit<NewLedgerRow, 'at' | 'credits_millis' | 'balance_millis'>): Promise<void> {
-    unwritten.push({ ...row, credits_millis: 0, balance_millis: 0, at: clock.now() });
+    // The spread goes last: `{ ...row, more }` gives every row a map of its own in V8 (~3 µs, then slower batches).
+    unwritten.push({ credits_millis: 0, balance_millis: 0, at: clock.now(), ...row });
     if (unwritten.length >= RECORD_BATCH_ROWS) return flushRecords();
     flushTimer ??= setTimeout(() => void flushRecords().catch(() => {}), RECORD_FLUSH_MS).unref();
     return Promise.resolve();

@@ -53,13 +53,21 @@ export function priceFetch(result: FetchResult): Priced {
  */
 export const FETCH_RESERVE_MILLIS = ROUTE_MILLICREDITS.html;
 
+const hosts = new Map<string, string | null>();
+
+/** The host of a URL, remembered for the last few hundred URLs: agents fetch the same pages again and again. */
 function hostOf(url: string | undefined): string | null {
   if (!url) return null;
+  let host = hosts.get(url);
+  if (host !== undefined) return host;
   try {
-    return new URL(url).host || null;
+    host = new URL(url).host || null;
   } catch {
-    return null;
+    host = null;
   }
+  if (hosts.size >= 512) hosts.clear();
+  hosts.set(url, host);
+  return host;
 }
 
 function statusOf(error: unknown): string {
@@ -129,25 +137,30 @@ export const unmetered: Meter = withOperations((_spec, work) => work(), async ()
 export function createMetering(deps: { credits: Credits; publicBaseUrl: string; onError(error: unknown, context: string): void }) {
   const { credits, publicBaseUrl, onError } = deps;
 
-  return function meterFor(caller: Caller): Meter {
-    const keyId = caller.kind === 'account' ? caller.keyId : null;
-
-    async function runAnonymous<T>(spec: Metered<T>, work: () => Promise<T>): Promise<T> {
-      const started = performance.now();
-      let status = 'ok';
-      let priced: Priced = { millis: 0 };
-      try {
-        const result = await work();
-        priced = spec.price(result);
-        return result;
-      } catch (error) {
-        status = statusOf(error);
-        throw error;
-      } finally {
-        const row = { account_id: null, key_id: null, ...ledgerDetails(spec as Metered<unknown>, priced, status, started) };
-        await credits.record(row).catch((error: unknown) => onError(error, 'recording an anonymous operation'));
-      }
+  async function runAnonymous<T>(spec: Metered<T>, work: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    let status = 'ok';
+    let priced: Priced = { millis: 0 };
+    try {
+      const result = await work();
+      priced = spec.price(result);
+      return result;
+    } catch (error) {
+      status = statusOf(error);
+      throw error;
+    } finally {
+      const row = { account_id: null, key_id: null, ...ledgerDetails(spec as Metered<unknown>, priced, status, started) };
+      await credits.record(row).catch((error: unknown) => onError(error, 'recording an anonymous operation'));
     }
+  }
+
+  // Anonymous callers are metered alike whatever their IP (the rate limit has already counted them), so they share
+  // one meter instead of a set of closures per request.
+  const anonymousMeter = withOperations(runAnonymous, async () => {});
+
+  return function meterFor(caller: Caller): Meter {
+    if (caller.kind === 'anonymous') return anonymousMeter;
+    const { keyId, account } = caller;
 
     async function runBilled<T>(accountId: number, spec: Metered<T>, work: () => Promise<T>): Promise<T> {
       const reserved = await credits.reserve(accountId, spec.reserveMillis);
@@ -176,11 +189,9 @@ export function createMetering(deps: { credits: Credits; publicBaseUrl: string; 
       return result;
     }
 
-    const run = <T>(spec: Metered<T>, work: () => Promise<T>) =>
-      caller.kind === 'account' ? runBilled(caller.account.id, spec, work) : runAnonymous(spec, work);
+    const run = <T>(spec: Metered<T>, work: () => Promise<T>) => runBilled(account.id, spec, work);
     const requireCredit = async (millis: number) => {
-      if (caller.kind !== 'account') return;
-      const check = await credits.canAfford(caller.account.id, millis);
+      const check = await credits.canAfford(account.id, millis);
       if (!check.ok) throw quotaExceeded(check, publicBaseUrl);
     };
     return withOperations(run, requireCredit);

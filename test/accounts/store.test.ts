@@ -120,6 +120,34 @@ for (const backend of DATABASES) {
       const results = await Promise.all(Array.from({ length: 40 }, () => credits.reserve(account.id, 1000)));
       assert.equal(results.filter((r) => r.ok).length, 5);
     });
+
+    test('unbilled rows: written in batches of every size, each field as recorded', async (t) => {
+      const store = await openStore(t, backend);
+      if (!store) return;
+      const { credits } = setup(store, { now: NOV_10 });
+      // 1234 rows: two full batches and one of 234; then 3 more, a size of their own.
+      const row = (i: number) => ({
+        account_id: null,
+        key_id: null,
+        operation: i % 2 ? 'fetch' : 'estimate',
+        fetcher: i % 3 ? 'html' : null,
+        cache_hit: i % 2,
+        tokens: i,
+        status: 'ok',
+        url_host: i % 5 ? `host${i}.example` : null,
+        duration_ms: i % 7,
+      });
+      await Promise.all(Array.from({ length: 1234 }, (_, i) => credits.record(row(i))));
+      await credits.flushRecords();
+      for (let i = 1234; i < 1237; i++) await credits.record(row(i));
+      await credits.flushRecords();
+      const rows = await store.db.selectFrom('ledger').selectAll().orderBy('tokens').execute();
+      assert.equal(rows.length, 1237);
+      for (const [i, stored] of rows.entries()) {
+        const { id: _id, ...fields } = stored;
+        assert.deepEqual(fields, { ...row(i), credits_millis: 0, balance_millis: 0, at: NOV_10 });
+      }
+    });
   });
 }
 
