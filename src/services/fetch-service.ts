@@ -9,6 +9,7 @@ import type { FetchResult, Format } from '../http/schemas.js';
 import { normalizeUrl } from '../net/normalize-url.js';
 import { createLimiter } from '../util/limiter.js';
 import { createSingleFlight } from '../util/single-flight.js';
+import { createAnswerMemo } from './answer-memo.js';
 import { viewContent } from './content-view.js';
 import { cursorError, decodeCursor, hashKey } from './cursor.js';
 import { renderResult, toStoredPage, type StoredPage } from './render.js';
@@ -60,6 +61,22 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
   const { config, cache, router } = deps;
   const inflight = createSingleFlight<CacheHit<StoredPage>>();
   const limiter = createLimiter(config.FETCH_CONCURRENCY);
+  const answers = createAnswerMemo();
+  // Parsing, normalising and hashing a URL cost more than the rest of a cache hit, so the keys of recent URLs are kept.
+  const keysByUrl = new Map<string, { key: string; keyHash: string }>();
+
+  /** The cache key of a caller's URL and its hash; 422 at `loc` for a URL that is not absolute http(s). */
+  function keysOf(raw: string, fetcher: FetcherChoice, loc: (string | number)[]): { key: string; keyHash: string } {
+    const memoKey = fetcher === 'auto' ? raw : `${fetcher} ${raw}`;
+    let keys = keysByUrl.get(memoKey);
+    if (keys === undefined) {
+      const key = pageCacheKey(parseTargetUrl(raw, loc), fetcher);
+      keys = { key, keyHash: hashKey(key) };
+      if (keysByUrl.size >= 1024) keysByUrl.clear();
+      keysByUrl.set(memoKey, keys);
+    }
+    return keys;
+  }
 
   async function fetchFresh(url: URL, key: string, fetcher: FetcherChoice): Promise<CacheHit<StoredPage>> {
     return inflight.run(key, () =>
@@ -73,22 +90,21 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
     );
   }
 
-  async function loadPage(url: URL, key: string, useCache: boolean, fetcher: FetcherChoice): Promise<{ entry: CacheHit<StoredPage>; hit: boolean }> {
-    if (useCache) {
+  async function loadPage(request: FetchOne, loc: (string | number)[], key: string, fetcher: FetcherChoice): Promise<{ entry: CacheHit<StoredPage>; hit: boolean }> {
+    if (request.useCache) {
       const cached = await cache.get<StoredPage>(key);
       if (cached) return { entry: cached, hit: true };
     }
-    return { entry: await fetchFresh(url, key, fetcher), hit: false };
+    return { entry: await fetchFresh(parseTargetUrl(request.url, loc), key, fetcher), hit: false };
   }
 
   async function fetchOne(request: FetchOne, loc: (string | number)[] = ['body', 'url']): Promise<FetchResult> {
-    const url = parseTargetUrl(request.url, loc);
     const fetcher = request.fetcher ?? 'auto';
-    const key = pageCacheKey(url, fetcher);
-    const keyHash = hashKey(key);
+    const { key, keyHash } = keysOf(request.url, fetcher, loc);
     // Text has no links or images: the options do not change it, so its cursors ignore them.
     const style = request.format === 'text' ? DEFAULT_STYLE : (request.style ?? DEFAULT_STYLE);
-    const render = { requestUrl: request.url, keyHash, format: request.format, style, maxTokens: request.maxTokens };
+    // What the answer looks like, apart from its budget and where it starts (the key of kept whole answers).
+    const shape = { requestUrl: request.url, keyHash, format: request.format, style };
     if (request.cursor !== undefined) {
       const cursor = decodeCursor(request.cursor);
       if (cursor.key !== keyHash) throw cursorError('Cursor belongs to another URL: pass it with the URL it was returned for');
@@ -103,10 +119,14 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
       if (cursor.offset > viewContent(entry.value, request.format, style).body.length) {
         throw cursorError('Cursor is malformed: pass next_cursor exactly as it was returned');
       }
-      return renderResult(entry, { ...render, offset: cursor.offset, hit: true });
+      return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: cursor.offset, hit: true });
     }
-    const { entry, hit } = await loadPage(url, key, request.useCache, fetcher);
-    return renderResult(entry, { ...render, offset: 0, hit });
+    const { entry, hit } = await loadPage(request, loc, key, fetcher);
+    const render = () => renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: 0, hit });
+    if (!hit) return render();
+    // A cache hit read from the start may be the whole answer made for this copy before (answer-memo.ts).
+    const variant = JSON.stringify(shape);
+    return answers.get(entry, variant, request.maxTokens) ?? answers.keep(entry, variant, render());
   }
 
   async function lookupCached(url: URL): Promise<CacheHit<StoredPage> | null> {

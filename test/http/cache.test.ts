@@ -1,4 +1,5 @@
-// Cache behaviour over HTTP on every backend: miss, hit, expiry, delete, normalised keys, shared concurrent misses.
+// Cache behaviour over HTTP on every backend: miss, hit, expiry, delete, normalised keys, whole answers read again,
+// shared concurrent misses.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
@@ -85,6 +86,48 @@ for (const backend of backends) {
       assert.equal((await api.get(q)).body.cached, false, 'expired after CACHE_TTL_SECONDS');
       assert.equal((await api.post('/fetch', { url })).body.cache.hit, false);
       assert.equal(site.hits(path), 4);
+    });
+
+    // Whole answers of a cached copy are made once and kept with it (src/services/answer-memo.ts).
+    test('a cached page read again: the same answer, yet trimmed, restyled and spelled per request, and never stale', async (t) => {
+      const env = await backend.env();
+      if (typeof env === 'string') return t.skip(env);
+      const api = await buildTestApp(t, env);
+      const url = site.url(`/article?whole=${backend.name.split(' ')[0]}-${process.pid}-${Date.now()}-${run++}`);
+      const first = await api.post('/fetch', { url });
+      assert.equal(first.body.cache.hit, false);
+      const whole = await api.post('/fetch', { url });
+      assert.equal(whole.body.cache.hit, true);
+      assert.deepEqual({ ...whole.body, cache: { ...whole.body.cache, hit: false }, credits: first.body.credits }, first.body);
+      assert.equal((await api.post('/fetch', { url })).text, whole.text);
+      assert.equal((await api.post('/fetch', { url, max_tokens: whole.body.metadata.total_tokens })).text, whole.text, 'a budget that fits is the whole');
+
+      const trimmed = await api.post('/fetch', { url, max_tokens: 20 });
+      assert.equal(trimmed.body.metadata.truncated, true);
+      assert.ok(trimmed.body.metadata.token_count <= 20);
+      assert.equal(typeof trimmed.body.next_cursor, 'string');
+      const text = await api.post('/fetch', { url, format: 'text' });
+      assert.ok(!text.body.markdown.includes('## '), 'text has no Markdown syntax');
+      const plain = await api.post('/fetch', { url, links: 'none', images: 'none' });
+      assert.ok(whole.body.markdown.includes(']('));
+      assert.ok(!plain.body.markdown.includes(']('), 'no links or images');
+      const json = await api.post('/fetch', { url, format: 'json' });
+      assert.ok(Array.isArray(json.body.document.blocks));
+      assert.equal(whole.body.document, undefined);
+      const respelled = url.replace('http://', 'HTTP://') + '#part';
+      const other = await api.post('/fetch', { url: respelled });
+      assert.equal(other.body.url, respelled, 'the URL as this request wrote it');
+      assert.equal(other.body.markdown, whole.body.markdown);
+      assert.equal((await api.post('/fetch', { url })).text, whole.text, 'other reads left the first answer as it was');
+
+      // A new copy (use_cache=false) gets answers of its own: /unique/ pages say which fetch they came from.
+      const path = `/unique/whole-${backend.name.split(' ')[0]}-${process.pid}-${Date.now()}-${run++}`;
+      await api.post('/fetch', { url: site.url(path) });
+      assert.match((await api.post('/fetch', { url: site.url(path) })).body.markdown, /hit 1 /);
+      await api.post('/fetch', { url: site.url(path), use_cache: false });
+      const fresh = await api.post('/fetch', { url: site.url(path) });
+      assert.equal(fresh.body.cache.hit, true);
+      assert.match(fresh.body.markdown, /hit 2 /);
     });
   });
 }

@@ -1,10 +1,27 @@
 // POST /fetch and POST /fetch/batch.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { isSharedAnswer } from '../../services/answer-memo.js';
 import { fetchBatch } from '../../services/batch.js';
 import type { Services } from '../../services/index.js';
 import { BatchFetchRequest, BatchResult, FetchRequest, FetchResult, responses } from '../schemas.js';
 
 const FETCH_ERRORS = [403, 413, 415, 422, 502, 503, 504];
+
+/** The JSON of answers the fetch service hands to many requests (a cached page read whole), made once per answer. */
+const serialized = new WeakMap<FetchResult, string>();
+
+/** A shared answer as the JSON its response schema gives it (reply.serialize), serialised the first time only. */
+function sendFetchResult(reply: FastifyReply, result: FetchResult): FetchResult | string {
+  if (!isSharedAnswer(result)) return result;
+  let json = serialized.get(result);
+  if (json === undefined) {
+    json = reply.serialize(result) as string;
+    serialized.set(result, json);
+  }
+  void reply.type('application/json; charset=utf-8');
+  return json;
+}
 
 export const fetchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.post(
@@ -18,9 +35,9 @@ export const fetchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         response: responses(FetchResult, FETCH_ERRORS),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body;
-      return request.meter.fetch(body.url, () =>
+      const result = await request.meter.fetch(body.url, () =>
         services.fetchService.fetchOne({
           url: body.url,
           maxTokens: body.max_tokens,
@@ -31,6 +48,7 @@ export const fetchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
           style: { links: body.links, images: body.images },
         }),
       );
+      return sendFetchResult(reply, result);
     },
   );
 
