@@ -12,7 +12,7 @@ import { createSingleFlight } from '../util/single-flight.js';
 import { createAnswerMemo } from './answer-memo.js';
 import { viewContent } from './content-view.js';
 import { cursorError, decodeCursor, hashKey } from './cursor.js';
-import { renderResult, toStoredPage, type StoredPage } from './render.js';
+import { renderResult, toStoredPage, type RenderOptions, type StoredPage } from './render.js';
 
 export interface FetchOne {
   url: string;
@@ -34,6 +34,18 @@ export interface CacheStatus {
   fetcher_used: string | null;
   token_count: number | null;
 }
+
+/**
+ * What a kept whole answer (answer-memo.ts) looks like besides the copy it came from: every render option but the
+ * budget and start (a kept answer is whole) and the key hash (the copy's). A string, as it is looked up per request.
+ */
+function variantOf(requestUrl: string, format: Format, style: MarkdownStyle): string {
+  return `${format} ${style.links} ${style.images} ${requestUrl}`;
+}
+// A render option or style field added later must go into variantOf, or kept answers would ignore it: until it does,
+// these do not compile.
+const _renderOptionsInVariant: Record<Exclude<keyof RenderOptions, 'requestUrl' | 'format' | 'style' | 'keyHash' | 'maxTokens' | 'offset' | 'hit'>, never> = {};
+const _styleFieldsInVariant: Record<Exclude<keyof MarkdownStyle, 'links' | 'images'>, never> = {};
 
 /** Content extraction version: bump when extraction changes so old cached renderings are not served. */
 const EXTRACTION_VERSION = 2;
@@ -103,7 +115,6 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
     const { key, keyHash } = keysOf(request.url, fetcher, loc);
     // Text has no links or images: the options do not change it, so its cursors ignore them.
     const style = request.format === 'text' ? DEFAULT_STYLE : (request.style ?? DEFAULT_STYLE);
-    // What the answer looks like, apart from its budget and where it starts (the key of kept whole answers).
     const shape = { requestUrl: request.url, keyHash, format: request.format, style };
     if (request.cursor !== undefined) {
       const cursor = decodeCursor(request.cursor);
@@ -122,11 +133,12 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
       return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: cursor.offset, hit: true });
     }
     const { entry, hit } = await loadPage(request, loc, key, fetcher);
-    const render = () => renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: 0, hit });
-    if (!hit) return render();
+    if (!hit) return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: 0, hit });
     // A cache hit read from the start may be the whole answer made for this copy before (answer-memo.ts).
-    const variant = JSON.stringify(shape);
-    return answers.get(entry, variant, request.maxTokens) ?? answers.keep(entry, variant, render());
+    const variant = variantOf(request.url, request.format, style);
+    const kept = answers.get(entry, variant, request.maxTokens);
+    if (kept !== undefined) return kept;
+    return answers.keep(entry, variant, renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: 0, hit }));
   }
 
   async function lookupCached(url: URL): Promise<CacheHit<StoredPage> | null> {
