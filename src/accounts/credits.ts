@@ -25,6 +25,9 @@ const LEDGER_COLUMNS = [
   'duration_ms',
   'at',
 ] as const satisfies readonly (keyof NewLedgerRow)[];
+// A ledger column added later must be listed above (and written in record), or batches would leave it out: until it
+// is, this does not compile.
+const _everyLedgerColumn: Record<Exclude<keyof NewLedgerRow, (typeof LEDGER_COLUMNS)[number] | 'id'>, never> = {};
 
 export interface Reservation {
   accountId: number;
@@ -185,8 +188,22 @@ export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTab
 
   /** A ledger row that charges nothing; written within RECORD_FLUSH_MS (see flushRecords). */
   function record(row: Omit<NewLedgerRow, 'at' | 'credits_millis' | 'balance_millis'>): Promise<void> {
-    // The spread goes last: `{ ...row, more }` gives every row a map of its own in V8 (~3 µs, then slower batches).
-    unwritten.push({ credits_millis: 0, balance_millis: 0, at: clock.now(), ...row });
+    // Written out rather than spread: `{ ...row, more }` gave every row a map of its own in V8 (~3 µs a row, and
+    // slower batches after).
+    unwritten.push({
+      account_id: row.account_id,
+      key_id: row.key_id,
+      operation: row.operation,
+      fetcher: row.fetcher,
+      credits_millis: 0,
+      balance_millis: 0,
+      cache_hit: row.cache_hit,
+      tokens: row.tokens,
+      status: row.status,
+      url_host: row.url_host,
+      duration_ms: row.duration_ms,
+      at: clock.now(),
+    });
     if (unwritten.length >= RECORD_BATCH_ROWS) return flushRecords();
     flushTimer ??= setTimeout(() => void flushRecords().catch(() => {}), RECORD_FLUSH_MS).unref();
     return Promise.resolve();
