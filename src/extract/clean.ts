@@ -1,12 +1,24 @@
-// Prepares the main-content element for Markdown conversion: absolute URLs, no data: URIs, code blocks with their
-// language, layout tables unwrapped, and the few elements converters would pass through as raw HTML rewritten.
-import { rebuildCodeBlocks } from './code-language.js';
+// Prepares the main-content element for Markdown conversion: absolute URLs, no data: URIs or tracking pixels, code
+// blocks with their language, formulas, footnotes, tables, figures and definition lists in a form Markdown can hold, and
+// the few elements converters would pass through as raw HTML rewritten.
+import { fenceCodeBlocks, rebuildCodeBlocks } from './code-language.js';
+import { rewriteDefinitionLists } from './definition-lists.js';
+import { retag, unwrap } from './dom.js';
+import { rewriteFootnotes } from './footnotes.js';
+import { rewriteMath } from './math.js';
+import { rewriteTables } from './tables.js';
+import { createVerbatim } from './verbatim.js';
 
 const DROPPED = 'script, style, noscript, template, iframe, svg, canvas, object, embed, source, button, input, select, textarea, link, meta';
 /** Elements mdream would pass through as raw HTML and that mean nothing in Markdown: their text is kept, the tag is not. */
 const UNWRAPPED = 'u, ins, mark, address';
 const LAZY_SOURCES = ['data-src', 'data-lazy-src', 'data-original', 'data-url'];
 const UNSAFE_SCHEME = /^\s*(?:data|javascript|vbscript):/i;
+/** A width or height of 0 or 1 pixel: a tracking pixel or a spacer, never a picture. */
+const TINY_SIZE = /^\s*[01](?:\.0*)?\s*(?:px)?\s*$/i;
+const TINY_STYLE = /(?:^|;)\s*(?:width|height)\s*:\s*[01](?:\.0*)?(?:px)?\s*(?:;|$)/i;
+/** A link to a picture file: around an image, it only opens that image (larger), which Markdown shows already. */
+const IMAGE_FILE = /\.(?:jpe?g|png|gif|webp|avif|svg|bmp|tiff?)$/i;
 
 function resolveUrl(raw: string, baseUrl: string): string | null {
   const value = raw.trim();
@@ -16,18 +28,6 @@ function resolveUrl(raw: string, baseUrl: string): string | null {
   } catch {
     return null;
   }
-}
-
-function unwrap(el: Element): void {
-  el.replaceWith(...Array.from(el.childNodes));
-}
-
-/** Replaces el by a new `tag` element holding the same children. */
-function retag(el: Element, tag: string): Element {
-  const replacement = el.ownerDocument.createElement(tag);
-  replacement.append(...Array.from(el.childNodes));
-  el.replaceWith(replacement);
-  return replacement;
 }
 
 /** The first usable image URL, looking at lazy-loading attributes when src is missing or a data: placeholder. */
@@ -41,9 +41,31 @@ function pickImageSource(img: Element, baseUrl: string): string | null {
   return null;
 }
 
+function isTrackingPixel(img: Element): boolean {
+  const [width, height, style] = [img.getAttribute('width'), img.getAttribute('height'), img.getAttribute('style')];
+  return (width !== null && TINY_SIZE.test(width)) || (height !== null && TINY_SIZE.test(height)) || (style !== null && TINY_STYLE.test(style));
+}
+
+/** The one image a link holds and nothing else, if any. */
+function soleImage(link: Element): Element | null {
+  const img = link.querySelector('img');
+  if (!img || link.querySelectorAll('img').length > 1 || (link.textContent ?? '').trim() !== '') return null;
+  return img;
+}
+
+/** A link around an image that leads to that same image, or to another file of it, adds nothing to the image. */
+function linksToItsImage(href: string, img: Element): boolean {
+  if (href === img.getAttribute('src')) return true;
+  try {
+    return IMAGE_FILE.test(new URL(href).pathname);
+  } catch {
+    return false;
+  }
+}
+
 function fixUrls(root: Element, baseUrl: string): void {
   for (const img of Array.from(root.querySelectorAll('img'))) {
-    const src = pickImageSource(img, baseUrl);
+    const src = isTrackingPixel(img) ? null : pickImageSource(img, baseUrl);
     if (!src) {
       img.remove();
       continue;
@@ -55,70 +77,63 @@ function fixUrls(root: Element, baseUrl: string): void {
   }
   for (const link of Array.from(root.querySelectorAll('a'))) {
     const href = resolveUrl(link.getAttribute('href') ?? '', baseUrl);
+    const image = soleImage(link);
     if (!link.querySelector('img') && (link.textContent ?? '').trim() === '') link.remove();
-    else if (!href) unwrap(link);
+    else if (!href || (image && linksToItsImage(href, image))) unwrap(link);
     else link.setAttribute('href', href);
   }
 }
 
-/** Readability's test (role, caption, header cells, size), so that layout grids do not become GFM tables. */
-function isDataTable(table: Element): boolean {
-  const role = table.getAttribute('role');
-  if (role === 'presentation' || role === 'none') return false;
-  if (table.getAttribute('summary') || table.querySelector('caption, thead, th, col, colgroup, tfoot')) return true;
-  if (table.querySelector('table')) return false;
-  const rows = Array.from(table.querySelectorAll('tr'));
-  const columns = Math.max(0, ...rows.map((row) => row.children.length));
-  if (rows.length <= 1 || columns <= 1) return false;
-  return rows.length >= 10 || columns > 4 || rows.length * columns > 10;
+/** Text compared as a reader would: case, spacing and closing punctuation aside. */
+function normaliseText(text: string | null): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '').toLowerCase();
 }
 
-function unwrapLayoutTable(table: Element): void {
-  for (const cell of Array.from(table.querySelectorAll('td, th'))) {
-    if (cell.closest('table') === table) retag(cell, 'div');
-  }
-  for (const part of Array.from(table.querySelectorAll('tr, tbody, thead, tfoot, caption'))) {
-    if (part.closest('table') === table) unwrap(part);
-  }
-  retag(table, 'div');
-}
-
-/** GFM cells hold one line: lists and paragraphs inside a data cell become inline text. */
-function flattenCells(table: Element): void {
-  const doc = table.ownerDocument;
-  for (const item of Array.from(table.querySelectorAll('td li, th li'))) item.prepend(doc.createTextNode(' • '));
-  for (const block of Array.from(table.querySelectorAll('td *, th *'))) {
-    if (/^(?:P|DIV|UL|OL|LI|H[1-6]|BLOCKQUOTE|PRE|DL|DT|DD|SECTION|FIGURE|FIGCAPTION)$/.test(block.tagName)) {
-      block.append(doc.createTextNode(' '));
-      unwrap(block);
-    } else if (block.tagName === 'BR') block.replaceWith(doc.createTextNode(' '));
+/**
+ * A figure is its image, then its caption as a plain paragraph (mdream would italicise it, which breaks on emphasis
+ * inside). A caption that only repeats the image's alt text goes: the alt text already says it, in place.
+ */
+function rewriteFigures(root: Element): void {
+  for (const caption of Array.from(root.querySelectorAll('figcaption'))) {
+    const figure = caption.closest('figure');
+    const text = normaliseText(caption.textContent);
+    const images = figure ? Array.from(figure.querySelectorAll('img')) : [];
+    if (text === '' || images.some((img) => normaliseText(img.getAttribute('alt')) === text)) {
+      caption.remove();
+      continue;
+    }
+    const paragraph = retag(caption, 'p');
+    if (figure && images.length > 0) figure.append(paragraph);
   }
 }
 
-function rewriteTables(root: Element): void {
-  // Innermost first, so a layout table's nested data tables are judged on their own.
-  for (const table of Array.from(root.querySelectorAll('table')).reverse()) {
-    if (isDataTable(table) && !table.querySelector('table')) flattenCells(table);
-    else unwrapLayoutTable(table);
-  }
-  // Readability renames the layout table it picks to a <div>, leaving its rows and cells without a table.
-  for (const part of Array.from(root.querySelectorAll('tr, td, th, tbody, thead, tfoot'))) {
-    if (part.closest('table')) continue;
-    if (part.tagName === 'TD' || part.tagName === 'TH') retag(part, 'div');
-    else unwrap(part);
+/**
+ * mdream runs a paragraph inside a list item into the text before it when whitespace separates them
+ * (`<li>text <p>more</p>` gives `- text more`): that whitespace goes.
+ */
+function tightenListItemBlocks(root: Element): void {
+  for (const block of Array.from(root.querySelectorAll('li p, li div, li figure'))) {
+    for (let before = block.previousSibling; before?.nodeType === 3; before = block.previousSibling) {
+      const text = (before.nodeValue ?? '').trimEnd();
+      if (text !== '') {
+        before.nodeValue = text;
+        break;
+      }
+      before.remove();
+    }
   }
 }
 
-/** Definition lists and <details> have no GFM form: terms become bold paragraphs, definitions paragraphs. */
-function rewriteBlocks(root: Element): void {
-  for (const el of Array.from(root.querySelectorAll('dt, summary'))) {
-    const p = retag(el, 'p');
-    const strong = root.ownerDocument.createElement('strong');
-    strong.append(...Array.from(p.childNodes));
-    p.append(strong);
+/** Two lists in a row would read as one list in Markdown (and the second's numbers as the first's): a comment splits them. */
+function separateAdjacentLists(root: Element): void {
+  for (const list of Array.from(root.querySelectorAll('ul, ol'))) {
+    let next = list.nextSibling;
+    while (next && next.nodeType === 3 && (next.nodeValue ?? '').trim() === '') next = next.nextSibling;
+    if (next?.nodeType !== 1 || (next as Element).tagName !== list.tagName) continue;
+    const separator = list.ownerDocument.createElement('p');
+    separator.append(createVerbatim(list.ownerDocument, '<!-- -->'));
+    list.after(separator);
   }
-  for (const el of Array.from(root.querySelectorAll('dd'))) retag(el, 'p');
-  for (const el of Array.from(root.querySelectorAll('dl, details'))) unwrap(el);
 }
 
 /** True for the nodes that only space things out: whitespace text and <br>. */
@@ -178,12 +193,17 @@ function fixBlocksInLinks(root: Element): void {
   }
 }
 
-/** A heading is one line of plain words: line breaks become spaces, and bold says nothing more (header cells too). */
+/**
+ * A heading is one line of plain words: line breaks become spaces, and bold says nothing more. In a header cell, bold
+ * goes too, but a line break stays `<br>`, as in any cell.
+ */
 function simplifyHeadings(root: Element): void {
   const doc = root.ownerDocument;
   for (const heading of Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6, th'))) {
     if (!heading.firstElementChild) continue;
-    for (const br of Array.from(heading.getElementsByTagName('br'))) br.replaceWith(doc.createTextNode(' '));
+    if (heading.tagName !== 'TH') {
+      for (const br of Array.from(heading.getElementsByTagName('br'))) br.replaceWith(doc.createTextNode(' '));
+    }
     for (const bold of Array.from(heading.querySelectorAll('b, strong'))) unwrap(bold);
   }
 }
@@ -191,11 +211,19 @@ function simplifyHeadings(root: Element): void {
 export function cleanContent(root: Element, baseUrl: string): void {
   for (const el of Array.from(root.querySelectorAll(DROPPED))) el.remove();
   rebuildCodeBlocks(root);
+  // Before the tables: a formula or a footnote mark may sit in a cell.
+  rewriteMath(root);
+  rewriteFootnotes(root, baseUrl);
   fixUrls(root, baseUrl);
+  rewriteFigures(root);
   rewriteTables(root);
-  rewriteBlocks(root);
+  rewriteDefinitionLists(root);
   fixBlocksInLinks(root);
   simplifyHeadings(root);
   tightenEmphasis(root);
+  separateAdjacentLists(root);
+  tightenListItemBlocks(root);
   for (const el of Array.from(root.querySelectorAll(UNWRAPPED))) unwrap(el);
+  // Last: the tables above turn code in cells into inline code, and nothing may look inside a block after this.
+  fenceCodeBlocks(root);
 }

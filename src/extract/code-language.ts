@@ -1,6 +1,8 @@
 // Code blocks: finds the language that highlighters write into class names, drops their line-number gutters, and
 // rewrites each <pre> into the one shape converters understand (<pre><code class="language-x">), since Readability
-// strips classes and no converter reads `<pre class="highlight python">`-style markup.
+// strips classes and no converter reads `<pre class="highlight python">`-style markup. Last, each block is written as
+// its fenced Markdown, which mdream passes through: mdream would collapse the blank lines inside it.
+import { createVerbatim } from './verbatim.js';
 
 /** Readability keeps data attributes but not classes, so the language travels in this attribute. */
 const LANGUAGE_ATTRIBUTE = 'data-code-language';
@@ -81,5 +83,34 @@ export function rebuildCodeBlocks(root: Element): void {
     if (language) code.setAttribute('class', `language-${language}`);
     code.textContent = (pre.textContent ?? '').replace(/^\n+/, '').trimEnd();
     pre.replaceChildren(code);
+  }
+}
+
+/** A fence longer than any run of backticks in the code, so that a ``` inside it does not end the block. */
+function fenceFor(code: string): string {
+  let longest = 0;
+  for (const run of code.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+/**
+ * Replaces each code block rebuilt by rebuildCodeBlocks by a paragraph holding its fenced Markdown verbatim, so that
+ * its text comes out exactly (blank lines, trailing spaces, tabs); inside a list item or a quote, its lines get the
+ * item's indentation or the quote's markers on the way out.
+ */
+export function fenceCodeBlocks(root: Element): void {
+  const doc = root.ownerDocument;
+  for (const pre of Array.from(root.querySelectorAll('pre'))) {
+    const code = pre.firstElementChild;
+    const text = pre.textContent ?? '';
+    if (text.trim() === '') {
+      pre.remove();
+      continue;
+    }
+    const language = /(?:^|\s)language-(\S+)/.exec(code?.getAttribute('class') ?? '')?.[1] ?? '';
+    const fence = fenceFor(text);
+    const block = doc.createElement('p');
+    block.append(createVerbatim(doc, `${fence}${language}\n${text}\n${fence}`));
+    pre.replaceWith(block);
   }
 }

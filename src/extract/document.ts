@@ -1,6 +1,6 @@
 // Markdown → typed blocks and every link, for format=json. Works on any slice of our Markdown, since trimming to a
 // token budget may cut a list or leave a code fence open.
-import { Lexer, type Token, type Tokens } from 'marked';
+import { Lexer, type MarkedOptions, type Token, type TokenizerExtensionFunction, type Tokens } from 'marked';
 import { decodeEntities, renderInline, type InlineSink, type LinkRef } from './inline.js';
 import { renderBlocksAsText } from './text.js';
 
@@ -23,6 +23,31 @@ export interface MarkdownDocument {
   blocks: DocumentBlock[];
   links: LinkRef[];
 }
+
+/**
+ * A GFM footnote definition, `[^label]: text` (continued by indented lines): marked would take it for a link
+ * definition and drop it. Its reference `[^label]` would then be a link; both read as `[label]` in text.
+ */
+const FOOTNOTE_DEFINITION = /^\[\^([^\]\s]{1,100})\]:[ \t]*([^\n]*(?:\n(?: {4}|\t)[^\n]*)*)(?:\n|$)/;
+const FOOTNOTE_REFERENCE = /^\[\^([^\]\s]{1,100})\]/;
+
+const footnoteDefinition: TokenizerExtensionFunction = function (src) {
+  const match = FOOTNOTE_DEFINITION.exec(src);
+  if (!match) return undefined;
+  const text = match[2]!.replace(/\n\s+/g, ' ');
+  return { type: 'footnote', raw: match[0], label: match[1], tokens: this.lexer.inlineTokens(text) };
+};
+
+// Tried at every `[` of inline text, before links: without a `start` function marked's text rule already stops there.
+const footnoteReference: TokenizerExtensionFunction = (src) => {
+  const match = FOOTNOTE_REFERENCE.exec(src);
+  return match ? { type: 'text', raw: match[0], text: `[${match[1]}]` } : undefined;
+};
+
+const LEXER_OPTIONS: MarkedOptions = {
+  gfm: true,
+  extensions: { renderers: {}, childTokens: {}, block: [footnoteDefinition], inline: [footnoteReference] },
+};
 
 function stripTags(html: string): string {
   return decodeEntities(html.replace(/<[^<>]*>/g, ' ')).replace(/[ \t]+/g, ' ').trim();
@@ -82,6 +107,11 @@ function convertBlocks(tokens: Token[], sink: InlineSink): DocumentBlock[] {
       case 'hr':
         blocks.push({ type: 'thematic_break' });
         break;
+      case 'footnote': {
+        const note = renderInline(token.tokens, sink).trim();
+        blocks.push({ type: 'paragraph', text: `[${(token as Tokens.Generic)['label']}] ${note}`.trim() });
+        break;
+      }
       case 'html': {
         const text = stripTags(token.text);
         if (text) blocks.push({ type: 'paragraph', text });
@@ -97,7 +127,8 @@ function convertBlocks(tokens: Token[], sink: InlineSink): DocumentBlock[] {
 
 export function markdownToDocument(markdown: string): MarkdownDocument {
   const sink: InlineSink = { links: [], images: [] };
-  const blocks = convertBlocks(new Lexer({ gfm: true }).lex(markdown), sink);
+  // Most Markdown has no footnote: the plain lexer spares an extension call at every block and every `[`.
+  const blocks = convertBlocks(new Lexer(markdown.includes('[^') ? LEXER_OPTIONS : { gfm: true }).lex(markdown), sink);
   const seen = new Set<string>();
   const links = sink.links.filter((link) => {
     const key = `${link.url}\n${link.text}`;

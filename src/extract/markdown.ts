@@ -1,24 +1,85 @@
 // HTML → GitHub-flavoured Markdown with mdream (chosen by measurement, see docs/extraction.md), then tidied to the
-// guarantees the API gives: at most one blank line in a row, no trailing whitespace, no U+FEFF, the title as an H1.
+// guarantees the API gives: outside code blocks at most one blank line in a row and no trailing whitespace; no
+// U+FEFF; the title as an H1. Code blocks keep their text exactly.
 import { htmlToMarkdown } from 'mdream';
+import { continuationPrefix, restoreVerbatim } from './verbatim.js';
 
 /** Collapses whitespace and drops Markdown escapes so a heading and a title can be compared. */
 function normaliseForComparison(text: string): string {
   return text.replace(/\\([!-/:-@[-`{-~])/g, '$1').replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
-/** Applies the output guarantees to any Markdown or text (also used for publisher Markdown and plain text). */
+/** A fence line: its quote markers and indentation, the fence, and the rest (an opener's info string). */
+const FENCE_LINE = /^([ >]*?)(`{3,}|~{3,})(.*)$/;
+
+interface Fence {
+  marker: string;
+  quoteDepth: number;
+}
+
+function quoteDepth(prefix: string): number {
+  let depth = 0;
+  for (const char of prefix) if (char === '>') depth++;
+  return depth;
+}
+
+/** The fence a line opens, if it opens one (a backtick fence's info string holds no backtick). */
+function openedFence(line: string): Fence | null {
+  const match = FENCE_LINE.exec(line);
+  if (!match || (match[2]!.startsWith('`') && match[3]!.includes('`'))) return null;
+  return { marker: match[2]!, quoteDepth: quoteDepth(match[1]!) };
+}
+
+/** Whether a line closes `fence`: the same character, at least as many, nothing after, at the same quote depth. */
+function closesFence(line: string, fence: Fence): boolean {
+  const match = FENCE_LINE.exec(line);
+  return (
+    !!match &&
+    match[2]![0] === fence.marker[0] &&
+    match[2]!.length >= fence.marker.length &&
+    match[3]!.trim() === '' &&
+    quoteDepth(match[1]!) === fence.quoteDepth
+  );
+}
+
+/**
+ * Calls `visit` with each line, its index, and for a line of fenced code (fences included) the quote depth of its
+ * fence, else null. An unclosed fence (a slice cut to a token budget) runs to the end.
+ */
+function forEachLine(lines: string[], visit: (line: string, index: number, codeDepth: number | null) => void): void {
+  let fence: Fence | null = null;
+  lines.forEach((line, index) => {
+    if (fence) {
+      visit(line, index, fence.quoteDepth);
+      if (closesFence(line, fence)) fence = null;
+      return;
+    }
+    fence = openedFence(line);
+    visit(line, index, fence ? fence.quoteDepth : null);
+  });
+}
+
+/**
+ * Applies the output guarantees to any Markdown or text (also used for publisher Markdown and plain text): no U+FEFF,
+ * CRLF as LF, and outside fenced code no trailing whitespace and at most one blank line in a row.
+ */
 export function tidyMarkdown(markdown: string): string {
-  // Trailing whitespace is trimmed line by line: the regex /[ \t]+$/gm takes quadratic time on a long run of spaces.
-  return markdown
-    .replace(/\uFEFF/g, '')
-    .replace(/\r\n?/g, '\n')
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .replace(/^\n+/, '')
-    .trimEnd();
+  const lines = markdown.replace(/\uFEFF/g, '').replace(/\r\n?/g, '\n').split('\n');
+  const kept: string[] = [];
+  let previousBlank = true;
+  forEachLine(lines, (line, _index, codeDepth) => {
+    if (codeDepth !== null) {
+      kept.push(line);
+      previousBlank = false;
+      return;
+    }
+    // Trimmed line by line: the regex /[ \t]+$/gm takes quadratic time on a long run of spaces.
+    const trimmed = line.trimEnd();
+    if (trimmed === '' && previousBlank) return;
+    kept.push(trimmed);
+    previousBlank = trimmed === '';
+  });
+  return kept.join('\n').trimEnd();
 }
 
 /** Escapes what would make a title read as other Markdown, so `# title` stays one plain heading. */
@@ -73,6 +134,49 @@ export function resolveMarkdownUrls(markdown: string, baseUrl: string): string {
     .join('\n');
 }
 
+/** A line that is only blockquote markers (or nothing): a blank line inside a quote. */
+const BLANK_IN_QUOTE = /^[ >]*$/;
+const HEADING = /^[ >]*#{1,6} /;
+const TABLE_ROW = /^[ >]*\|/;
+/** What starts a block, after the quote markers and indentation: a hard break before it would be a literal backslash. */
+const BLOCK_START = /^[ >]*(?:[-*+] |\d{1,9}[.)] |#{1,6} |`{3}|~{3}|\||$)/;
+
+/**
+ * Fixes mdream's line structure. A quote nested in a quote, or a quote's end, comes with no blank line (`> a` then
+ * `> > b`, read as `a` with `> b` in it, and worse after a code fence): a line of the shallower quote's markers goes
+ * between. A line break (`<br>`) comes as two trailing spaces, which the no-trailing-whitespace guarantee would remove:
+ * it becomes GFM's other hard break, a backslash. Empty table cells are written one way.
+ */
+function fixLineStructure(markdown: string): string {
+  const lines = markdown.split('\n');
+  const out = lines.slice();
+  const separators = new Map<number, string>();
+  let previous: { depth: number; index: number } | null = null;
+  forEachLine(lines, (line, index, codeDepth) => {
+    const next = lines[index + 1];
+    if (codeDepth === null && line.endsWith('  ') && /\S {2,}$/.test(line) && !HEADING.test(line) && next !== undefined && !BLOCK_START.test(next)) {
+      out[index] = `${line.trimEnd()}\\`;
+      // The space after a <br> in the page starts the next line: it shows nothing, in Markdown or on the page.
+      const prefix = continuationPrefix(line);
+      if (next.startsWith(`${prefix} `)) lines[index + 1] = out[index + 1] = prefix + next.slice(prefix.length).trimStart();
+    }
+    if (codeDepth === null && BLANK_IN_QUOTE.test(line)) {
+      previous = null;
+      return;
+    }
+    // mdream writes an empty cell `|  |` inside a row and `| |` at its end: the same, once.
+    if (codeDepth === null && TABLE_ROW.test(line) && line.includes('|  |')) out[index] = line.replace(/\|  (?=\|)/g, '| ');
+    const depth = codeDepth ?? quoteDepth(/^[ >]*/.exec(line)![0]);
+    if (previous && previous.index === index - 1 && previous.depth !== depth) {
+      const shallower = Math.min(previous.depth, depth);
+      separators.set(index, shallower === 0 ? '' : Array(shallower).fill('>').join(' '));
+    }
+    previous = { depth, index };
+  });
+  if (separators.size === 0) return out.join('\n');
+  return out.flatMap((line, index) => (separators.has(index) ? [separators.get(index)!, line] : [line])).join('\n');
+}
+
 export function convertToMarkdown(contentHtml: string): string {
-  return tidyMarkdown(htmlToMarkdown(contentHtml));
+  return tidyMarkdown(fixLineStructure(restoreVerbatim(htmlToMarkdown(contentHtml))));
 }

@@ -1,7 +1,7 @@
 // Parses any HTML string into a linkedom document with <html>, <head> and <body>: linkedom does not add missing
 // ones (old pages, fragments), and Readability throws or finds nothing without them. Scripts, styles, SVG and
 // comments are cut from the string first: they are ~60% of a news page's bytes, and never content. The JSON-LD
-// scripts among them are handed to metadata.ts on the way.
+// scripts among them are handed to metadata.ts on the way, and MathJax's TeX scripts stay as spans for math.ts.
 import { DOMParser } from 'linkedom';
 
 const INERT_OPENER = /<(script|style|svg)\b|<!--/gi;
@@ -11,6 +11,26 @@ const INERT_CLOSER: Record<string, RegExp> = { script: /<\/script/gi, style: /<\
 const JSON_LD_TYPE = /\btype\s*=\s*["']?application\/ld\+json/i;
 /** Larger blocks are catalogues rather than a description of the page, and would cost a JSON.parse of that size. */
 const MAX_JSON_LD_CHARS = 1_000_000;
+
+/** MathJax 2 keeps each formula's TeX in a script (`math/tex`, `math/tex; mode=display`), the only copy in a static page. */
+const MATH_TEX_TYPE = /\btype\s*=\s*["']?math\/tex(\s*;\s*mode\s*=\s*display)?/i;
+const SCRIPT_ID = /\bid\s*=\s*["']?([\w:.-]{1,100})/i;
+
+function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A TeX script as `<span data-math-tex="inline|display">TeX</span>` (with the script's id, see math.ts), else ''. */
+function keepMathTex(html: string, start: number, close: number): string {
+  const openerEnd = html.indexOf('>', start);
+  if (openerEnd === -1 || openerEnd >= close) return '';
+  const opener = html.slice(start, openerEnd);
+  const type = MATH_TEX_TYPE.exec(opener);
+  if (!type) return '';
+  const id = SCRIPT_ID.exec(opener)?.[1];
+  const attributes = `data-math-tex="${type[1] ? 'display' : 'inline'}"${id ? ` data-math-tex-for="${id}"` : ''}`;
+  return `<span ${attributes}>${escapeText(html.slice(openerEnd + 1, close))}</span>`;
+}
 
 /** Keeps the text of a <script type="application/ld+json">: data about the page, which the DOM will not have. */
 function collectJsonLd(html: string, start: number, close: number, into: string[]): void {
@@ -22,11 +42,14 @@ function collectJsonLd(html: string, start: number, close: number, into: string[
 /**
  * Removes <script>, <style>, <svg> elements and comments in one linear pass (a backtracking regex could take
  * quadratic time on a page full of unclosed tags). An unclosed script, style or comment runs to the end of the page,
- * as it does for an HTML parser. The text of JSON-LD scripts goes into `jsonLd` when given.
+ * as it does for an HTML parser. The text of JSON-LD scripts goes into `jsonLd` when given; a MathJax TeX script
+ * becomes a span holding its TeX.
  */
 export function stripInertMarkup(html: string, jsonLd?: string[]): string {
   const parts: string[] = [];
   let kept = 0;
+  // One scan of the page spares a look at every script's attributes on the pages (nearly all) without TeX.
+  const hasTex = html.includes('math/tex');
   // Once an <svg> has no closing tag, no later one has: stop searching, or every further <svg> would scan to the end.
   let svgClosable = true;
   INERT_OPENER.lastIndex = 0;
@@ -47,6 +70,7 @@ export function stripInertMarkup(html: string, jsonLd?: string[]): string {
     if (jsonLd && tag === 'script') collectJsonLd(html, match.index, close.index, jsonLd);
     const end = tag ? html.indexOf('>', close.index) : close.index + 2;
     parts.push(html.slice(kept, match.index));
+    if (hasTex && tag === 'script') parts.push(keepMathTex(html, match.index, close.index));
     kept = end === -1 ? html.length : end + 1;
     INERT_OPENER.lastIndex = kept;
   }

@@ -28,7 +28,8 @@ export function renderBlocksAsText(blocks: DocumentBlock[]): string {
         parts.push(renderListText(block, ''));
         break;
       case 'table':
-        parts.push([block.header, ...block.rows].map((row) => row.join('\t')).join('\n'));
+        // A cell's line breaks (`<br>`) are spaces here: a newline would start a row.
+        parts.push([block.header, ...block.rows].map((row) => row.map((cell) => cell.replace(/\s*\n\s*/g, ' ')).join('\t')).join('\n'));
         break;
       case 'code':
         parts.push(block.code);

@@ -2,7 +2,10 @@
 // absolute URLs, no data: URIs, and the whitespace guarantees (one blank line at most, no U+FEFF, no trailing spaces).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { parseHTML } from 'linkedom';
+import { cleanContent } from '../../src/extract/clean.js';
 import { extractHtml } from '../../src/extract/index.js';
+import { convertToMarkdown } from '../../src/extract/markdown.js';
 import { articlePage, PAGE_URL, paragraph } from './pages.js';
 
 /** The Markdown of an article made of some prose and `html`, without the title and prose around it. */
@@ -14,11 +17,11 @@ function convert(html: string, head = ''): string {
   return markdown.slice(start, end).trim();
 }
 
-test('a data table becomes a GFM table', () => {
+test('a data table becomes a GFM table; the paragraphs of a cell are lines joined by <br>', () => {
   const table =
     '<table><thead><tr><th><b>Year</b></th><th>Cost</th></tr></thead><tbody><tr><td>2023</td><td>£1m</td></tr>' +
     '<tr><td>2024</td><td><p>£2m</p><p>estimated</p></td></tr></tbody></table>';
-  assert.equal(convert(table), '| Year | Cost |\n| --- | --- |\n| 2023 | £1m |\n| 2024 | £2m estimated |');
+  assert.equal(convert(table), '| Year | Cost |\n| --- | --- |\n| 2023 | £1m |\n| 2024 | £2m<br>estimated |');
 });
 
 test('code blocks are fenced with their language, however the page spells it', () => {
@@ -57,7 +60,7 @@ test('blockquotes, emphasis and definition lists', () => {
     '<p>It was<strong><em> very </em></strong>expensive<b>,”</b> he said.</p><dl><dt>Span</dt><dd>40 metres</dd></dl>';
   assert.equal(
     convert(html),
-    '> It is a **fine** bridge.\n>\n> It will last.\n\nIt was ***very*** expensive,” he said.\n\n**Span**\n\n40 metres',
+    '> It is a **fine** bridge.\n>\n> It will last.\n\nIt was ***very*** expensive,” he said.\n\n**Span**\n: 40 metres',
   );
 });
 
@@ -101,4 +104,25 @@ test('at most one blank line in a row, no U+FEFF, no trailing whitespace', () =>
 test('headings drop line breaks and bold; a link around a heading moves inside it', () => {
   const html = '<h2><br><b>Costs</b> and<br>funding</h2><a href="/next"><h3>Next story</h3></a>';
   assert.equal(convert(html), '## Costs and funding\n\n### [Next story](https://news.example/next)');
+});
+
+/** The cleaning and conversion steps alone, on a fragment: what they give whatever main-content selection keeps. */
+function convertFragment(html: string): string {
+  const { document } = parseHTML(`<html><body><div id="root">${html}</div></body></html>`);
+  const root = document.getElementById('root') as unknown as Element;
+  cleanContent(root, PAGE_URL);
+  return convertToMarkdown(root.innerHTML);
+}
+
+test('code keeps its text exactly: blank lines, trailing spaces and tabs, in a list item and a quote too', () => {
+  const code = 'def first():\n    return 1   \n\n\n\tdef second():\n    return 2';
+  assert.equal(convertFragment(`<p>Before.</p><pre>${code}</pre><p>After.</p>`), `Before.\n\n\`\`\`\n${code}\n\`\`\`\n\nAfter.`);
+  assert.equal(
+    convertFragment('<ol><li><p>Run:</p><pre>a\n\n\nb</pre></li></ol><blockquote><pre>x\n\ny</pre></blockquote>'),
+    '1. Run:\n\n   ```\n   a\n\n\n   b\n   ```\n\n> ```\n> x\n>\n> y\n> ```',
+  );
+});
+
+test('a line break is a backslash hard break, not two trailing spaces that tidying would remove', () => {
+  assert.equal(convertFragment('<p>Town Hall<br>High Street<br></p><ul><li>one<br>two</li></ul>'), 'Town Hall\\\nHigh Street\n\n- one\\\n  two');
 });
