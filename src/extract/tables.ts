@@ -10,6 +10,8 @@ const CELL_BLOCK = /^(?:P|DIV|UL|OL|LI|H[1-6]|BLOCKQUOTE|DL|DT|DD|SECTION|ARTICL
 const PHRASING = /^(?:A|ABBR|B|BR|CITE|CODE|DATA|DFN|EM|I|KBD|Q|S|SAMP|SMALL|SPAN|STRONG|SUB|SUP|TIME|VAR|DEL|INS|MARK|U)$/;
 /** The widest span honoured; a page's colspan="1000" would otherwise make a row of a thousand empty cells. */
 const MAX_SPAN = 50;
+/** Positions laid out per table at most: past it (hostile spans), cells span one position. */
+const MAX_GRID = 100_000;
 /** A cell of an untitled small grid with more text than this is a layout column, not a value. */
 const MAX_SHORT_CELL = 100;
 
@@ -128,15 +130,18 @@ interface Slot {
 /** Lays the cells out on a grid, each position knowing the cell that covers it. */
 function layOutGrid(rows: Element[]): Slot[][] {
   const grid: Slot[][] = rows.map(() => []);
+  let budget = MAX_GRID;
   rows.forEach((row, r) => {
     const line = grid[r]!;
     let column = 0;
     for (const cell of cellsOf(row)) {
       while (line[column] !== undefined) column++;
-      const colspan = Math.min(MAX_SPAN, Math.max(1, Number.parseInt(cell.getAttribute('colspan') ?? '', 10) || 1));
+      let colspan = Math.min(MAX_SPAN, Math.max(1, Number.parseInt(cell.getAttribute('colspan') ?? '', 10) || 1));
       const declaredRows = Number.parseInt(cell.getAttribute('rowspan') ?? '', 10);
       // rowspan="0" spans to the end of the table.
-      const rowspan = Math.min(rows.length - r, declaredRows === 0 ? rows.length : Math.max(1, declaredRows || 1));
+      let rowspan = Math.min(rows.length - r, declaredRows === 0 ? rows.length : Math.max(1, declaredRows || 1));
+      budget -= colspan * rowspan;
+      if (budget < 0) colspan = rowspan = 1;
       for (let dr = 0; dr < rowspan; dr++) {
         for (let dc = 0; dc < colspan; dc++) grid[r + dr]![column + dc] = { cell, origin: dr === 0 && dc === 0 };
       }
