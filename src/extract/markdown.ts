@@ -43,19 +43,19 @@ function closesFence(line: string, fence: Fence): boolean {
 }
 
 /**
- * Calls `visit` with each line, its index, and for a line of fenced code (fences included) the quote depth of its
- * fence, else null. An unclosed fence (a slice cut to a token budget) runs to the end.
+ * Calls `visit` with each line, its index, for a line of fenced code (fences included) the quote depth of its fence
+ * (else null), and whether the line opens a fence. An unclosed fence (a slice cut to a token budget) runs to the end.
  */
-function forEachLine(lines: string[], visit: (line: string, index: number, codeDepth: number | null) => void): void {
+function forEachLine(lines: string[], visit: (line: string, index: number, codeDepth: number | null, opensFence: boolean) => void): void {
   let fence: Fence | null = null;
   lines.forEach((line, index) => {
     if (fence) {
-      visit(line, index, fence.quoteDepth);
+      visit(line, index, fence.quoteDepth, false);
       if (closesFence(line, fence)) fence = null;
       return;
     }
     fence = openedFence(line);
-    visit(line, index, fence ? fence.quoteDepth : null);
+    visit(line, index, fence ? fence.quoteDepth : null, fence !== null);
   });
 }
 
@@ -138,34 +138,40 @@ export function resolveMarkdownUrls(markdown: string, baseUrl: string): string {
 const BLANK_IN_QUOTE = /^[ >]*$/;
 const HEADING = /^[ >]*#{1,6} /;
 const TABLE_ROW = /^[ >]*\|/;
+const LIST_ITEM = /^ *(?:[-*+]|\d{1,9}[.)]) /;
 /** What starts a block, after the quote markers and indentation: a hard break before it would be a literal backslash. */
 const BLOCK_START = /^[ >]*(?:[-*+] |\d{1,9}[.)] |#{1,6} |`{3}|~{3}|\||$)/;
 
 /**
- * Fixes mdream's line structure. A quote nested in a quote, or a quote's end, comes with no blank line (`> a` then
- * `> > b`, read as `a` with `> b` in it, and worse after a code fence): a line of the shallower quote's markers goes
- * between. A line break (`<br>`) comes as two trailing spaces, which the no-trailing-whitespace guarantee would remove:
- * it becomes GFM's other hard break, a backslash. Empty table cells are written one way.
+ * A line break (`<br>`) comes from mdream as two trailing spaces, which the no-trailing-whitespace guarantee would
+ * remove: it becomes GFM's other hard break, a backslash. mdream writes an empty table cell `|  |` inside a row and
+ * `| |` at its end: the same, once.
  */
-function fixLineStructure(markdown: string): string {
-  const lines = markdown.split('\n');
-  const out = lines.slice();
-  const separators = new Map<number, string>();
-  let previous: { depth: number; index: number } | null = null;
+function writeBreaksAndCells(lines: string[]): void {
   forEachLine(lines, (line, index, codeDepth) => {
+    if (codeDepth !== null) return;
     const next = lines[index + 1];
-    if (codeDepth === null && line.endsWith('  ') && /\S {2,}$/.test(line) && !HEADING.test(line) && next !== undefined && !BLOCK_START.test(next)) {
-      out[index] = `${line.trimEnd()}\\`;
+    if (line.endsWith('  ') && /\S {2,}$/.test(line) && !HEADING.test(line) && next !== undefined && !BLOCK_START.test(next)) {
+      lines[index] = `${line.trimEnd()}\\`;
       // The space after a <br> in the page starts the next line: it shows nothing, in Markdown or on the page.
       const prefix = continuationPrefix(line);
-      if (next.startsWith(`${prefix} `)) lines[index + 1] = out[index + 1] = prefix + next.slice(prefix.length).trimStart();
+      if (next.startsWith(`${prefix} `)) lines[index + 1] = prefix + next.slice(prefix.length).trimStart();
     }
+    if (TABLE_ROW.test(line) && line.includes('|  |')) lines[index] = lines[index]!.replace(/\|  (?=\|)/g, '| ');
+  });
+}
+
+/**
+ * A quote nested in a quote, or a quote's end, comes with no blank line (`> a` then `> > b`, read as `a` with `> b` in
+ * it, and worse after a code fence): a line of the shallower quote's markers goes between.
+ */
+function separateQuoteDepths(lines: string[], separators: Map<number, string>): void {
+  let previous: { depth: number; index: number } | null = null;
+  forEachLine(lines, (line, index, codeDepth) => {
     if (codeDepth === null && BLANK_IN_QUOTE.test(line)) {
       previous = null;
       return;
     }
-    // mdream writes an empty cell `|  |` inside a row and `| |` at its end: the same, once.
-    if (codeDepth === null && TABLE_ROW.test(line) && line.includes('|  |')) out[index] = line.replace(/\|  (?=\|)/g, '| ');
     const depth = codeDepth ?? quoteDepth(/^[ >]*/.exec(line)![0]);
     if (previous && previous.index === index - 1 && previous.depth !== depth) {
       const shallower = Math.min(previous.depth, depth);
@@ -173,8 +179,44 @@ function fixLineStructure(markdown: string): string {
     }
     previous = { depth, index };
   });
-  if (separators.size === 0) return out.join('\n');
-  return out.flatMap((line, index) => (separators.has(index) ? [separators.get(index)!, line] : [line])).join('\n');
+}
+
+/**
+ * In a loose list (an item holds paragraphs or code separated by blank lines) mdream leaves the blank line out before
+ * some items (`   more text` then `2. next`): it goes in, so that every item of that list is set apart alike.
+ */
+function separateLooseListItems(lines: string[], separators: Map<number, string>): void {
+  /** The items open at each indentation, and whether a blank line came inside the current one. */
+  const open: { indent: number; blank: boolean }[] = [];
+  forEachLine(lines, (line, index, codeDepth, opensFence) => {
+    // Of a code block only the opening fence counts, as a line of the item it sits in.
+    const inCode = codeDepth !== null;
+    if (inCode && !opensFence) return;
+    if (line.trim() === '') {
+      for (const item of open) item.blank = true;
+      return;
+    }
+    const indent = line.length - line.trimStart().length;
+    const marker = inCode ? null : LIST_ITEM.exec(line);
+    while (open.length > 0 && (marker ? open.at(-1)!.indent > indent : open.at(-1)!.indent >= indent)) open.pop();
+    if (!marker) return;
+    const same = open.at(-1)?.indent === indent ? open.at(-1) : undefined;
+    const before = lines[index - 1];
+    if (same?.blank && before !== undefined && before.trim() !== '' && !LIST_ITEM.test(before)) separators.set(index, '');
+    if (same) same.blank = false;
+    else open.push({ indent, blank: false });
+  });
+}
+
+/** Fixes mdream's line structure: hard breaks, empty cells, blank lines between quote depths and loose list items. */
+function fixLineStructure(markdown: string): string {
+  const lines = markdown.split('\n');
+  writeBreaksAndCells(lines);
+  const separators = new Map<number, string>();
+  separateQuoteDepths(lines, separators);
+  separateLooseListItems(lines, separators);
+  if (separators.size === 0) return lines.join('\n');
+  return lines.flatMap((line, index) => (separators.has(index) ? [separators.get(index)!, line] : [line])).join('\n');
 }
 
 export function convertToMarkdown(contentHtml: string): string {
