@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { extractHtml } from '../../src/extract/index.js';
-import { resolveMarkdownUrls, tidyMarkdown } from '../../src/extract/markdown.js';
+import { convertToMarkdown, resolveMarkdownUrls, tidyMarkdown } from '../../src/extract/markdown.js';
 import { normaliseHtml, stripInertMarkup } from '../../src/extract/parse.js';
 
 /** Each input below takes minutes with a backtracking (quadratic) pass and milliseconds with a linear one. */
@@ -22,6 +22,11 @@ test('string passes stay linear on pathological input', () => {
   assertFast('stripInertMarkup, unclosed <script>', () => stripInertMarkup('<script>'.repeat(200_000)));
   assertFast('tidyMarkdown, long run of spaces', () => tidyMarkdown(`${' '.repeat(200_000)}x`));
   assertFast('resolveMarkdownUrls, unclosed targets', () => resolveMarkdownUrls('[a](<'.repeat(100_000), 'https://x.example/'));
+  assertFast('tidyMarkdown, quote markers before a fence', () => tidyMarkdown(`${'> '.repeat(100_000)}\`\`\`x\n${'> '.repeat(100_000)}`));
+  assertFast('convertToMarkdown, a paragraph of line breaks', () => convertToMarkdown(`<p>${'a  b<br>'.repeat(50_000)}</p>`));
+  assertFast('convertToMarkdown, quotes and lists nested deep', () =>
+    convertToMarkdown(`${'<blockquote><ul><li>a'.repeat(150)}${'</li></ul></blockquote>'.repeat(150)}`),
+  );
 });
 
 test('script, style, svg and comments are cut before parsing; an unclosed script ends the page', () => {
