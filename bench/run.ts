@@ -9,6 +9,7 @@ import { fetchersRows, runFetchersBench } from './fetchers.js';
 
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
 const CONNECTIONS = 50;
+const WARM_UP_MS = 1000;
 
 interface Servers { app: string; bare: string; site: string }
 
@@ -31,11 +32,11 @@ async function startServers(): Promise<{ servers: Servers; stop: () => void }> {
   return { servers, stop: () => child.kill() };
 }
 
-/** Requests per second for POST `path` with `body`, CONNECTIONS at once, for DURATION_MS. */
-async function throughput(origin: string, path: string, body: string): Promise<number> {
+/** Requests answered for POST `path` with `body`, CONNECTIONS at once, in `durationMs`. */
+async function load(origin: string, path: string, body: string, durationMs: number): Promise<{ done: number; ms: number }> {
   const pool = new Pool(origin, { connections: CONNECTIONS });
   let done = 0;
-  const until = performance.now() + DURATION_MS;
+  const until = performance.now() + durationMs;
   const worker = async () => {
     while (performance.now() < until) {
       const res = await pool.request({ method: 'POST', path, body, headers: { 'content-type': 'application/json' } });
@@ -46,9 +47,27 @@ async function throughput(origin: string, path: string, body: string): Promise<n
   };
   const started = performance.now();
   await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  const rate = done / ((performance.now() - started) / 1000);
+  const ms = performance.now() - started;
   await pool.close();
-  return rate;
+  return { done, ms };
+}
+
+/**
+ * Requests per second of two servers, DURATION_MS each: both warmed up first (JIT), then measured in the order
+ * a, b, b, a for half the time each, so that load from other processes drifting during the run weighs on both alike.
+ */
+async function compareThroughput(a: string, b: string, path: string, body: string): Promise<[number, number]> {
+  await load(a, path, body, WARM_UP_MS);
+  await load(b, path, body, WARM_UP_MS);
+  const totals = new Map([a, b].map((origin) => [origin, { done: 0, ms: 0 }]));
+  for (const origin of [a, b, b, a]) {
+    const { done, ms } = await load(origin, path, body, DURATION_MS / 2);
+    const total = totals.get(origin)!;
+    total.done += done;
+    total.ms += ms;
+  }
+  const rate = (origin: string) => (totals.get(origin)!.done * 1000) / totals.get(origin)!.ms;
+  return [rate(a), rate(b)];
 }
 
 async function timeIt(fn: () => Promise<unknown>, runs: number): Promise<number> {
@@ -63,8 +82,7 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits);
 const { servers, stop } = await startServers();
 try {
   const article = JSON.stringify({ url: `${servers.site}/article` });
-  const bareRate = await throughput(servers.bare, '/fetch', article);
-  const cachedRate = await throughput(servers.app, '/fetch', article);
+  const [bareRate, cachedRate] = await compareThroughput(servers.bare, servers.app, '/fetch', article);
 
   const longUrl = `${servers.site}/long`;
   const rawMs = await timeIt(async () => {
