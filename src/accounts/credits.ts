@@ -186,8 +186,11 @@ export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTab
     await store.db.executeQuery(CompiledQuery.raw(text, parameters));
   }
 
-  /** A ledger row that charges nothing; written within RECORD_FLUSH_MS (see flushRecords). */
-  function record(row: Omit<NewLedgerRow, 'at' | 'credits_millis' | 'balance_millis'>): Promise<void> {
+  /**
+   * A ledger row that charges nothing; written within RECORD_FLUSH_MS (see flushRecords). Returns the write of the
+   * batch this row completed, if it did; undefined while the row waits for its batch.
+   */
+  function record(row: Omit<NewLedgerRow, 'at' | 'credits_millis' | 'balance_millis'>): Promise<void> | undefined {
     // Written out rather than spread: `{ ...row, more }` gave every row a map of its own in V8 (~3 µs a row, and
     // slower batches after).
     unwritten.push({
@@ -206,7 +209,7 @@ export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTab
     });
     if (unwritten.length >= RECORD_BATCH_ROWS) return flushRecords();
     flushTimer ??= setTimeout(() => void flushRecords().catch(() => {}), RECORD_FLUSH_MS).unref();
-    return Promise.resolve();
+    return undefined;
   }
 
   /** Whether the account could pay `millis` now (a read, not a reservation). */

@@ -150,7 +150,8 @@ export function createMetering(deps: { credits: Credits; publicBaseUrl: string; 
       throw error;
     } finally {
       const row = { account_id: null, key_id: null, ...ledgerDetails(spec as Metered<unknown>, priced, status, started) };
-      await credits.record(row).catch((error: unknown) => onError(error, 'recording an anonymous operation'));
+      const batchWrite = credits.record(row);
+      if (batchWrite) await batchWrite.catch((error: unknown) => onError(error, 'recording an anonymous operation'));
     }
   }
 

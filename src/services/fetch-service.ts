@@ -102,14 +102,6 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
     );
   }
 
-  async function loadPage(request: FetchOne, loc: (string | number)[], key: string, fetcher: FetcherChoice): Promise<{ entry: CacheHit<StoredPage>; hit: boolean }> {
-    if (request.useCache) {
-      const cached = await cache.get<StoredPage>(key);
-      if (cached) return { entry: cached, hit: true };
-    }
-    return { entry: await fetchFresh(parseTargetUrl(request.url, loc), key, fetcher), hit: false };
-  }
-
   async function fetchOne(request: FetchOne, loc: (string | number)[] = ['body', 'url']): Promise<FetchResult> {
     const fetcher = request.fetcher ?? 'auto';
     const { key, keyHash } = keysOf(request.url, fetcher, loc);
@@ -132,13 +124,16 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
       }
       return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: cursor.offset, hit: true });
     }
-    const { entry, hit } = await loadPage(request, loc, key, fetcher);
-    if (!hit) return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: 0, hit });
+    const cached = request.useCache ? await cache.get<StoredPage>(key) : null;
+    if (!cached) {
+      const entry = await fetchFresh(parseTargetUrl(request.url, loc), key, fetcher);
+      return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: 0, hit: false });
+    }
     // A cache hit read from the start may be the whole answer made for this copy before (answer-memo.ts).
     const variant = variantOf(request.url, request.format, style);
-    const kept = answers.get(entry, variant, request.maxTokens);
+    const kept = answers.get(cached, variant, request.maxTokens);
     if (kept !== undefined) return kept;
-    return answers.keep(entry, variant, renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: 0, hit }));
+    return answers.keep(cached, variant, renderResult(cached, { ...shape, maxTokens: request.maxTokens, offset: 0, hit: true }));
   }
 
   async function lookupCached(url: URL): Promise<CacheHit<StoredPage> | null> {
