@@ -12,13 +12,54 @@ function countPlain(text: string): number {
   return mayHoldSpecial(text) ? countFast(text, AS_TEXT) : countFast(text);
 }
 
-export function countTokens(text: string): number {
+function countSegment(text: string): number {
   return DIVERGENT.test(text) ? countDivergent(text, countPlain) : countPlain(text);
+}
+
+/**
+ * Byte-pair encoding takes quadratic time in the length of one piece (a run of letters, of punctuation or of spaces),
+ * in tiktoken as here: a page of 200,000 letters without a space held the event loop for 20 s, 40,000 spaces for 1 s.
+ * Longer runs are counted in slices of these lengths: exact wherever no piece is that long (every extracted page of
+ * the benchmark), within a token or two per slice of tiktoken where one is, and linear time whatever the page.
+ */
+export const MAX_LETTER_RUN = 256;
+export const MAX_OTHER_RUN = 128;
+export const LONG_RUN = /[\p{L}\p{M}]{256,}|[^\s\p{L}\p{N}]{128,}|\s{128,}/gu;
+
+/** `text` cut inside its over-long runs; the whole text as one part when it has none. */
+function segments(text: string): string[] {
+  LONG_RUN.lastIndex = 0;
+  const found = LONG_RUN.test(text);
+  // matchAll starts where test() left the shared regex.
+  LONG_RUN.lastIndex = 0;
+  if (!found) return [text];
+  const parts: string[] = [];
+  let start = 0;
+  for (const run of text.matchAll(LONG_RUN)) {
+    const end = run.index + run[0].length;
+    const slice = /[\p{L}\p{M}]/u.test(run[0].charAt(0)) ? MAX_LETTER_RUN : MAX_OTHER_RUN;
+    for (let cut = endOnCharacter(text, run.index + slice); cut < end; cut = endOnCharacter(text, cut + slice)) {
+      parts.push(text.slice(start, cut));
+      start = cut;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+export function countTokens(text: string): number {
+  let total = 0;
+  for (const part of segments(text)) total += countSegment(part);
+  return total;
+}
+
+function encodeText(text: string): number[] {
+  return segments(text).flatMap((part) => encodeFast(part, AS_TEXT));
 }
 
 /** The exact count when it is at most `limit`; otherwise some number above `limit`, found without counting it all. */
 export function countTokensUpTo(text: string, limit: number): number {
-  if (DIVERGENT.test(text)) return countTokens(text);
+  if (DIVERGENT.test(text) || segments(text).length > 1) return countTokens(text);
   const within = isWithinTokenLimit(text, limit, mayHoldSpecial(text) ? AS_TEXT : undefined);
   return within === false ? limit + 1 : within;
 }
@@ -34,7 +75,7 @@ export function fitTokens(text: string, budget: number): number {
   let tokens: number[];
   for (;;) {
     window = endOnCharacter(text, window);
-    tokens = encodeFast(text.slice(0, window), AS_TEXT);
+    tokens = encodeText(text.slice(0, window));
     if (tokens.length > budget || window >= text.length) break;
     window = Math.min(text.length, window * 2);
   }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { after, test } from 'node:test';
 import { get_encoding } from 'tiktoken';
-import { countTokens, countTokensUpTo, fitTokens } from '../../src/tokens/count.js';
+import { countTokens, countTokensUpTo, fitTokens, LONG_RUN, MAX_LETTER_RUN, MAX_OTHER_RUN } from '../../src/tokens/count.js';
 
 const BENCH = join(import.meta.dirname, '../../../shared/bench/extraction/scrapinghub');
 const truth = JSON.parse(readFileSync(join(BENCH, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string }>;
@@ -45,10 +45,15 @@ test('every article body counts exactly as tiktoken, also with U+FEFF inserted',
   }
 });
 
-test('every raw HTML page counts exactly as tiktoken, also with U+FEFF inserted', () => {
+/** Runs longer than countTokens counts exactly (indentation, inline base64) cut to the longest it does. */
+function capRuns(text: string): string {
+  return text.replace(LONG_RUN, (run) => Array.from(run).slice(0, (/\s/.test(run[0]!) || !/\p{L}|\p{M}/u.test(run[0]!) ? MAX_OTHER_RUN : MAX_LETTER_RUN) - 1).join(''));
+}
+
+test('every raw HTML page counts exactly as tiktoken, also with U+FEFF inserted (runs cut to the exact limit)', () => {
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // keep a page's own BOM: it is part of the test
   for (const id of ids) {
-    const html = decoder.decode(gunzipSync(readFileSync(join(BENCH, 'html', `${id}.html.gz`))));
+    const html = capRuns(decoder.decode(gunzipSync(readFileSync(join(BENCH, 'html', `${id}.html.gz`)))));
     assert.equal(countTokens(html), reference(html), id);
     const bom = withBoms(html);
     assert.equal(countTokens(bom), reference(bom), `${id} with U+FEFF`);
@@ -108,4 +113,20 @@ test('fitTokens ends on a character boundary within the budget', () => {
     assert.ok(!/[\uD800-\uDBFF]$/.test(prefix), `budget ${budget}: no half of a surrogate pair`);
     assert.ok(budget < 8 || countTokens(prefix) >= budget - 4, `budget ${budget}: the cut uses most of the budget`);
   }
+});
+
+test('a page of one endless run (letters, spaces, punctuation) counts in linear time, close to tiktoken', () => {
+  for (const unit of ['a', ' ', '\n', '!', 'é', '\u{1F600}']) {
+    const started = performance.now();
+    const count = countTokens(unit.repeat(1_000_000));
+    // Unsliced, one such page took minutes (the encoding is quadratic in a piece's length); sliced it is well under 1 s.
+    assert.ok(performance.now() - started < 5000, `${JSON.stringify(unit)}: ${performance.now() - started} ms`);
+    assert.ok(count > 0);
+    const sample = unit.repeat(3000);
+    const exact = referenceOrdinary(sample);
+    assert.ok(Math.abs(countTokens(sample) - exact) <= Math.ceil(exact * 0.02), `${JSON.stringify(unit)}: ${countTokens(sample)} vs ${exact}`);
+  }
+  // Trimming over such a run stays within budget and quick.
+  const end = fitTokens(`intro ${'b'.repeat(500_000)}`, 1000);
+  assert.ok(countTokens(`intro ${'b'.repeat(500_000)}`.slice(0, end)) <= 1000);
 });
