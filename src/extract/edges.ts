@@ -56,10 +56,14 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /** List items with nothing in them: widget slots (video carousels, ad placeholders) whose content was script-made. */
 export function dropEmptyListItems(markdown: string): string {
   let fence: string | null = null;
-  const kept = markdown.split('\n').filter((line) => {
+  const kept: string[] = [];
+  for (const line of markdown.split('\n')) {
     const opener = FENCE.exec(line)?.[1];
     if (opener && (fence === null || opener.startsWith(fence))) fence = fence === null ? opener : null;
-    return fence !== null || !EMPTY_ITEM.test(line);
-  });
-  return kept.join('\n').replace(/\n{3,}/g, '\n\n');
+    else if (fence === null && EMPTY_ITEM.test(line)) continue;
+    // A dropped item leaves its blank lines behind: keep one, and every blank line of code as it is.
+    if (fence === null && line === '' && kept.at(-1) === '') continue;
+    kept.push(line);
+  }
+  return kept.join('\n');
 }

@@ -81,13 +81,28 @@ function isPageChrome(el: Element): boolean {
   return (el.tagName === 'HEADER' || el.tagName === 'FOOTER') && !el.parentElement?.closest('article, main, [role="main"]');
 }
 
+/**
+ * A caption is not the article's text, but it says what its photo shows: it becomes the image's alt text when it says
+ * more than the alt does, so the Markdown keeps it beside the image and plain text (which has no images) does not.
+ */
+function keepCaptionAsAlt(caption: Element): void {
+  const images = caption.closest('figure')?.querySelectorAll('img');
+  if (images?.length !== 1) return;
+  const image = images[0]!;
+  const text = (caption.textContent ?? '').replace(/\s+/g, ' ').trim();
+  if (text.length > (image.getAttribute('alt') ?? '').trim().length) image.setAttribute('alt', text);
+}
+
 /** Removes chrome elements and the blocks whose class, id or tag names them as noise, wherever they are below root. */
 export function removeNamedNoise(root: Element): void {
   let next: Element | null;
   for (let el = root.firstElementChild; el; el = next) {
     next = el.nextElementSibling;
     // A tree walk: on pages of thousands of elements, a selector query costs several times as much.
-    if (CHROME_TAGS.has(el.tagName) || isPageChrome(el) || ((el.tagName === 'FIGCAPTION' || el.hasAttributes()) && isNamedNoise(el))) el.remove();
+    if (CHROME_TAGS.has(el.tagName) || isPageChrome(el) || ((el.tagName === 'FIGCAPTION' || el.hasAttributes()) && isNamedNoise(el))) {
+      if (el.tagName === 'FIGCAPTION') keepCaptionAsAlt(el);
+      el.remove();
+    }
     else removeNamedNoise(el);
   }
 }

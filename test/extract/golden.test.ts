@@ -15,8 +15,6 @@ const UPDATE = process.env['UPDATE_GOLDEN'] === '1';
  * UPDATE_GOLDEN leaves their .md alone.
  */
 const KNOWN_GAPS: Record<string, string> = {
-  'figure-caption': 'noise.ts removes every <figcaption> before Readability runs',
-  'code-whitespace': "edges.ts dropEmptyListItems collapses blank lines everywhere, code included",
 };
 
 /** The fragment as the whole article of a page with nothing else on it; the title is the case's name. */
