@@ -48,7 +48,7 @@ const _renderOptionsInVariant: Record<Exclude<keyof RenderOptions, 'requestUrl' 
 const _styleFieldsInVariant: Record<Exclude<keyof MarkdownStyle, 'links' | 'images'>, never> = {};
 
 /** Content extraction version: bump when extraction changes so old cached renderings are not served. */
-const EXTRACTION_VERSION = 2;
+const EXTRACTION_VERSION = 3;
 
 /** Parses a caller's URL, answering 422 at `loc` when it is not an absolute http(s) URL. */
 export function parseTargetUrl(raw: string, loc: (string | number)[]): URL {

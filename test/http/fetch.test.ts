@@ -14,6 +14,24 @@ before(async () => {
 after(() => site.close());
 
 describe('POST /fetch', () => {
+  test('takes URLs as browsers do: non-ASCII paths and queries, IDN hosts, | [] {} in the query', async () => {
+    const res = await api.post('/fetch', { url: `${site.url('/article')}?q=日本|x[1]&f={a}^b` });
+    assert.equal(res.status, 200, res.text);
+    assert.match(res.body.markdown, /Growing Tomatoes/);
+    // Past validation to the site, which has no such page: the site's 404, not a 422.
+    const missing = await api.post('/fetch', { url: site.url('/wiki/Bücher') });
+    assert.equal(missing.status, 502, missing.text);
+    assert.equal(missing.body.code, 'upstream_status');
+    const batch = await api.post('/fetch/batch', { urls: [`${site.url('/article')}?from=batch`, 'http://bücher.invalid/'] });
+    assert.equal(batch.status, 200, batch.text);
+    assert.equal(batch.body.results[0].metadata.title, 'Growing Tomatoes on a Balcony');
+    assert.equal(batch.body.results[1].error.code, 'upstream_unreachable');
+    for (const bad of ['http://exa mple.com/', 'http://example.com/\u0000', 'http://']) {
+      const refused = await api.post('/fetch', { url: bad });
+      assert.equal(refused.status, 422, bad);
+    }
+  });
+
   test('returns the main content as Markdown with every named field', async () => {
     const res = await api.post('/fetch', { url: site.url('/article') });
     assert.equal(res.status, 200);
