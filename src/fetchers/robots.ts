@@ -2,6 +2,7 @@
 // client with a short deadline, parsed by robots-parser, cached per origin. A refusal is 403 robots_disallowed.
 import { LRUCache } from 'lru-cache';
 import robotsParserModule from 'robots-parser';
+import { readOrMiss, writeOrSkip } from '../cache/tolerant.js';
 import type { Cache } from '../cache/types.js';
 import type { FetchFailure } from '../errors.js';
 import type { SafeClient } from '../net/safe-client.js';
@@ -56,7 +57,7 @@ export function createRobotsPolicy(options: RobotsOptions): RobotsPolicy {
 
   async function load(origin: string, signal?: AbortSignal): Promise<RobotsRecord | FetchFailure> {
     const key = `robots:v1:${origin}`;
-    const cached = await options.cache.get<RobotsRecord>(key);
+    const cached = await readOrMiss<RobotsRecord>(options.cache, key);
     if (cached) return cached.value;
     return inflight.run(key, async () => {
       const timeout = AbortSignal.timeout(options.timeoutMs ?? ROBOTS_TIMEOUT_MS);
@@ -75,7 +76,7 @@ export function createRobotsPolicy(options: RobotsOptions): RobotsPolicy {
         record = { kind: 'disallow-all', status };
         ttl = ROBOTS_ERROR_TTL_SECONDS;
       } else record = { kind: 'allow-all' }; // §2.3.1.3: 4xx ("unavailable") means no rules
-      await options.cache.set(key, record, ttl);
+      await writeOrSkip(options.cache, key, record, ttl);
       return record;
     });
   }

@@ -1,7 +1,8 @@
 // The fetch use case: cache lookup, one shared upstream fetch per URL, the router, and rendering per request.
+import { readOrMiss, writeOrSkip } from '../cache/tolerant.js';
 import type { Cache, CacheHit } from '../cache/types.js';
 import type { Config } from '../config.js';
-import { ValidationError, failureToError } from '../errors.js';
+import { AppError, ValidationError, failureToError } from '../errors.js';
 import { DEFAULT_STYLE, type MarkdownStyle } from '../extract/link-style.js';
 import type { Router } from '../fetchers/router.js';
 import { FETCHER_NAMES, type FetcherChoice } from '../fetchers/types.js';
@@ -90,6 +91,17 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
     return keys;
   }
 
+  // A cache outage must not stop fetching (tolerant.ts); what needs a cached copy, cursors and /cache, answers 503.
+  const readCache = (key: string) => readOrMiss<StoredPage>(cache, key);
+
+  async function needCache<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch {
+      throw new AppError('cache_unavailable', 'the cache cannot be reached right now', { retryHint: 'retry in a minute; fetches without a cursor still work' });
+    }
+  }
+
   async function fetchFresh(url: URL, key: string, fetcher: FetcherChoice): Promise<CacheHit<StoredPage>> {
     return inflight.run(key, () =>
       limiter.run(async () => {
@@ -97,7 +109,7 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
         const routed = await router.fetch(url, { fetcher });
         if (!routed.outcome.ok) throw failureToError(routed.outcome.failure);
         const stored = toStoredPage(routed.outcome.page, routed.fetcher, Math.round(performance.now() - started));
-        return cache.set(key, stored, config.CACHE_TTL_SECONDS);
+        return writeOrSkip(cache, key, stored, config.CACHE_TTL_SECONDS);
       }),
     );
   }
@@ -115,7 +127,7 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
       if (cursor.style.links !== style.links || cursor.style.images !== style.images) {
         throw cursorError(`Cursor was issued for links '${cursor.style.links}' and images '${cursor.style.images}': repeat those`);
       }
-      const entry = await cache.get<StoredPage>(key);
+      const entry = await needCache(() => cache.get<StoredPage>(key));
       if (!entry || entry.storedAt !== cursor.storedAt) {
         throw cursorError('Cursor has expired: the cached copy it points into is gone; fetch the URL again without a cursor');
       }
@@ -124,7 +136,7 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
       }
       return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: cursor.offset, hit: true });
     }
-    const cached = request.useCache ? await cache.get<StoredPage>(key) : null;
+    const cached = request.useCache ? await readCache(key) : null;
     if (!cached) {
       const entry = await fetchFresh(parseTargetUrl(request.url, loc), key, fetcher);
       return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: 0, hit: false });
@@ -136,12 +148,14 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
     return answers.keep(cached, variant, renderResult(cached, { ...shape, maxTokens: request.maxTokens, offset: 0, hit: true }));
   }
 
+  /** The cached copy for /estimate: none when the cache cannot be reached, which only makes the estimate a guess. */
   async function lookupCached(url: URL): Promise<CacheHit<StoredPage> | null> {
-    return cache.get<StoredPage>(pageCacheKey(url));
+    return readCache(pageCacheKey(url));
   }
 
   async function cacheStatus(rawUrl: string): Promise<CacheStatus> {
-    const entry = await lookupCached(parseTargetUrl(rawUrl, ['query', 'url']));
+    const key = pageCacheKey(parseTargetUrl(rawUrl, ['query', 'url']));
+    const entry = await needCache(() => cache.get<StoredPage>(key));
     return {
       url: rawUrl,
       cached: entry !== null,
@@ -154,7 +168,7 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
 
   async function deleteCached(rawUrl: string): Promise<{ url: string; deleted: boolean }> {
     const url = parseTargetUrl(rawUrl, ['query', 'url']);
-    const deleted = await Promise.all((['auto', ...FETCHER_NAMES] as const).map((fetcher) => cache.delete(pageCacheKey(url, fetcher))));
+    const deleted = await needCache(() => Promise.all((['auto', ...FETCHER_NAMES] as const).map((fetcher) => cache.delete(pageCacheKey(url, fetcher)))));
     return { url: rawUrl, deleted: deleted.some(Boolean) };
   }
 

@@ -1,6 +1,8 @@
 // Cache behaviour over HTTP on every backend: miss, hit, expiry, delete, normalised keys, whole answers read again,
 // shared concurrent misses.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
@@ -152,4 +154,35 @@ test('concurrent misses for one URL share one upstream fetch', async (t) => {
   const responses = await Promise.all(Array.from({ length: 8 }, () => api.post('/fetch', { url: site.url(path) })));
   for (const res of responses) assert.equal(res.status, 200);
   assert.equal(site.hits(path), 1);
+});
+
+describe('cache outage (Redis unreachable)', () => {
+  test('fetches still work uncached; /cache and cursors answer 503 cache_unavailable; /ready says why', async (t) => {
+    // A port that was free a moment ago: nothing listens there.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const api = await buildTestApp(t, { CACHE_URL: `redis://127.0.0.1:${port}` });
+    for (const attempt of [1, 2]) {
+      const res = await api.post('/fetch', { url: site.url('/article'), max_tokens: 50 });
+      assert.equal(res.status, 200, `attempt ${attempt}: ${res.text}`);
+      assert.equal(res.body.cache.hit, false);
+      assert.match(res.body.markdown, /Growing Tomatoes/);
+      if (attempt === 2) {
+        const next = await api.post('/fetch', { url: site.url('/article'), cursor: res.body.next_cursor, max_tokens: 50 });
+        assert.equal(next.status, 503, next.text);
+        assert.equal(next.body.code, 'cache_unavailable');
+      }
+    }
+    for (const method of ['GET', 'DELETE'] as const) {
+      const res = await api.request(method, `/cache?url=${encodeURIComponent(site.url('/article'))}`);
+      assert.equal(res.status, 503, res.text);
+      assert.equal(res.body.code, 'cache_unavailable');
+      assert.ok(res.body.retry_hint);
+    }
+    const ready = await api.request('GET', '/ready');
+    assert.equal(ready.status, 503);
+    assert.equal(ready.body.checks.cache.ok, false);
+  });
 });
