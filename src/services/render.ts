@@ -5,6 +5,7 @@ import type { MarkdownStyle } from '../extract/link-style.js';
 import type { FetchedPage, FetcherName } from '../fetchers/types.js';
 import type { FetchResult, Format } from '../http/schemas.js';
 import { fetchMillicredits, toCredits } from '../pricing.js';
+import { ValidationError } from '../errors.js';
 import { countTokens } from '../tokens/count.js';
 import { viewContent } from './content-view.js';
 import { encodeCursor } from './cursor.js';
@@ -39,6 +40,10 @@ export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions
   const part = whole
     ? { content: view.whole, tokenCount: total, truncated: false, nextOffset: null, outline: [] }
     : view.part(options.offset, options.maxTokens);
+  if (part.truncated && part.content === '') {
+    // Nothing fits: a cursor to the same place would have a caller following next_cursor loop for ever.
+    throw ValidationError.single(['body', 'max_tokens'], `max_tokens ${options.maxTokens} cannot hold the next character of this page: ask for more`, 'too_small');
+  }
   const result: FetchResult = {
     url: options.requestUrl,
     markdown: part.content,

@@ -141,6 +141,8 @@ export async function startFixtureSite(): Promise<FixtureSite> {
     '/links': (_req, res) => html(res, LINKS_MD, 200, 'text/markdown; charset=utf-8'),
     '/links-long': (_req, res) => html(res, LINKS_LONG_MD, 200, 'text/markdown; charset=utf-8'),
     '/plain.txt': (_req, res) => html(res, 'Just plain text.\nSecond line.', 200, 'text/plain; charset=utf-8'),
+    // A character that is 4 o200k tokens on its own: a budget below that cannot hold even the first one.
+    '/rare.txt': (_req, res) => html(res, '𪛔𪛔 is a rare character.', 200, 'text/plain; charset=utf-8'),
     '/data.json': (_req, res) => html(res, '{"a": 1}', 200, 'application/json'),
     '/image.png': (_req, res) => html(res, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]), 200, 'image/png'),
     '/archive.zip': (_req, res) => html(res, Buffer.from('PK\u0003\u0004rest-of-zip'), 200, 'application/zip'),

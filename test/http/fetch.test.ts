@@ -14,6 +14,16 @@ before(async () => {
 after(() => site.close());
 
 describe('POST /fetch', () => {
+  test('a budget that cannot hold the next character is a 422, never an empty part with a cursor to the same place', async () => {
+    const res = await api.post('/fetch', { url: site.url('/rare.txt'), max_tokens: 2 });
+    assert.equal(res.status, 422, res.text);
+    assert.deepEqual(res.body.detail[0].loc, ['body', 'max_tokens']);
+    const enough = await api.post('/fetch', { url: site.url('/rare.txt'), max_tokens: 4 });
+    assert.equal(enough.status, 200, enough.text);
+    assert.equal(enough.body.markdown, '𪛔');
+    assert.ok(enough.body.next_cursor);
+  });
+
   test('takes URLs as browsers do: non-ASCII paths and queries, IDN hosts, | [] {} in the query', async () => {
     const res = await api.post('/fetch', { url: `${site.url('/article')}?q=日本|x[1]&f={a}^b` });
     assert.equal(res.status, 200, res.text);
