@@ -32,3 +32,14 @@ export function isHtmlType(contentType: string | undefined): boolean {
   const mime = mimeOf(contentType);
   return mime === 'text/html' || mime === 'application/xhtml+xml';
 }
+
+/** Types that are text of some kind (plain, Markdown, CSV, JSON, XML): the html fetcher turns them into content. */
+export function isTextual(mime: string): boolean {
+  return mime.startsWith('text/') || mime.endsWith('+json') || mime.endsWith('/json') || mime.endsWith('+xml') || mime.endsWith('/xml');
+}
+
+/** Types no fetcher turns into text (images, audio, video, archives, fonts): refused before any body is read. */
+export function isUnreadableType(contentType: string | undefined): boolean {
+  const mime = mimeOf(contentType);
+  return mime !== '' && !GENERIC_TYPES.has(mime) && !PDF_TYPES.has(mime) && !isHtmlType(mime) && !isTextual(mime);
+}

@@ -4,17 +4,13 @@ import type { FetchFailure } from '../errors.js';
 import { contentFromMarkdown, extractHtml, type ExtractedContent } from '../extract/index.js';
 import { decodeBody } from '../net/charset.js';
 import type { HttpResponse, SafeClient } from '../net/safe-client.js';
-import { isHtmlType, mimeOf } from './content-type.js';
+import { isHtmlType, isTextual, mimeOf } from './content-type.js';
 import { failed, type FetchedPage, type FetchOutcome, type ResponseConverter } from './types.js';
 
 /** Publisher Markdown first (llms-friendly sites answer it), HTML next, anything textual last. */
 export const ACCEPT = 'text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, text/plain;q=0.8, */*;q=0.5';
 
 const MARKDOWN_TYPES = new Set(['text/markdown', 'text/x-markdown']);
-
-function isTextual(mime: string): boolean {
-  return mime.startsWith('text/') || mime.endsWith('+json') || mime.endsWith('/json') || mime.endsWith('+xml') || mime.endsWith('/xml');
-}
 
 function unsupported(mime: string): FetchFailure {
   return { code: 'unsupported_content', detail: `content of type ${mime || 'unknown'} cannot be turned into text`, retryable: false };

@@ -1,15 +1,16 @@
 // Token estimates without downloading the body: exact from the cache, else Content-Length × a calibrated ratio.
 import { failureToError } from '../errors.js';
+import { isUnreadableType } from '../fetchers/content-type.js';
 import type { SafeClient, HttpResponse } from '../net/safe-client.js';
 import { parseTargetUrl, type FetchService } from './fetch-service.js';
 
 /**
  * Tokens of extracted Markdown per byte of raw body, by kind of content. HTML was calibrated on the 181 pages of
- * shared/bench/extraction: the mean over pages of (o200k tokens of our Markdown / HTML bytes) is 0.0138 (the ratio
- * of sums, 0.0083, is dominated by a few script-heavy pages; an estimate is for one page, so the per-page mean is
+ * shared/bench/extraction: the mean over pages of (o200k tokens of our Markdown / HTML bytes) is 0.0125 (the ratio
+ * of sums, 0.0074, is dominated by a few script-heavy pages; an estimate is for one page, so the per-page mean is
  * used). `npm run bench` prints both again. Plain text and Markdown are ~4 bytes per token in English prose.
  */
-export const TOKENS_PER_BYTE = { html: 0.0138, text: 0.25, other: 0.1 } as const;
+export const TOKENS_PER_BYTE = { html: 0.0125, text: 0.25, other: 0.1 } as const;
 
 /** HEAD answers that mean "this server does not do HEAD", not "the page is missing". */
 const HEAD_REFUSED = new Set([400, 403, 405, 406, 501]);
@@ -62,6 +63,10 @@ export function createEstimator(deps: { client: SafeClient; fetchService: FetchS
       throw failureToError({ code: 'upstream_status', detail: `${url.host} answered ${response.status}`, retryable: false, upstreamStatus: response.status });
     }
     const contentType = response.headers['content-type'] ?? null;
+    // What /fetch would refuse (an image, an archive) has no tokens to estimate: the same 415, before any body is read.
+    if (isUnreadableType(contentType ?? undefined)) {
+      throw failureToError({ code: 'unsupported_content', detail: `content of type ${contentType} cannot be turned into text`, retryable: false });
+    }
     const length = lengthOf(response);
     return {
       url: rawUrl,
