@@ -133,7 +133,9 @@ export const FetchResult = Type.Object({
   markdown: Type.String({ description: 'The content in the requested format.' }),
   document: Type.Optional(DocumentSchema),
   metadata: Metadata,
-  outline: Type.Array(OutlineEntry, { description: 'Headings of the part that was cut, with their token counts.' }),
+  outline: Type.Array(OutlineEntry, {
+    description: 'Headings of the part that was cut, with their token counts; a section cut midway comes first as "<heading> (continued)" (level 0 before any heading).',
+  }),
   credits: Type.Number({ description: "Price of this result: the fetcher's route price (html 1, reader 2, browser 5, pdf 2), or 0.1 from the cache." }),
   next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` to read the next part; null at the end.' }),
   cache: CacheInfo,

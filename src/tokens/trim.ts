@@ -81,10 +81,21 @@ function finishPart(content: string, index: DocumentIndex, part: string, tokenCo
   return { content: part, tokenCount, truncated: true, nextOffset: next, outline: outlineFrom(content, index, next) };
 }
 
-/** The headings at or after `offset`, each with the token count of its section (up to the next heading). */
+/**
+ * The headings at or after `offset`, each with the token count of its section (up to the next heading). When the cut
+ * falls inside a section, its rest comes first, as "<heading> (continued)" (level 0 and "(continued)" before any
+ * heading), so the outline accounts for every token that was cut.
+ */
 function outlineFrom(content: string, index: DocumentIndex, offset: number): OutlineEntry[] {
   const { blocks, headings, sectionTokens } = index;
   const outline: OutlineEntry[] = [];
+  const following = headings.findIndex((blockIndex) => blocks[blockIndex]!.start >= offset);
+  const restEnd = following === -1 ? content.length : blocks[headings[following]!]!.lineStart;
+  const rest = content.slice(offset, restEnd).trimEnd();
+  if (rest !== '') {
+    const enclosing = blocks[headings[(following === -1 ? headings.length : following) - 1] ?? -1]?.heading;
+    outline.push({ level: enclosing?.level ?? 0, title: `${enclosing?.title ?? ''} (continued)`.trimStart(), tokens: countTokens(rest) });
+  }
   headings.forEach((blockIndex, i) => {
     const block = blocks[blockIndex]!;
     if (block.start < offset) return;

@@ -167,20 +167,32 @@ test('the outline lists the headings left, with the tokens of each section', () 
     { level: 3, title: 'Heirlooms', tokens: countTokens(section('### Heirlooms', '## Storage')) },
     { level: 2, title: 'Storage', tokens: countTokens(section('## Storage', null)) },
   ]);
-  const later = takePart(MARKDOWN, MARKDOWN.indexOf('| Name'), 40);
-  assert.deepEqual(later.outline.map((entry) => entry.title), ['Heirlooms', 'Storage'].slice(later.content.includes('Heirlooms') ? 1 : 0));
+  // Cut inside "Varieties": the rest of that section comes first, so every cut token is in the outline.
+  const later = takePart(MARKDOWN, MARKDOWN.indexOf('| Name'), 10);
+  assert.ok(!later.content.includes('Heirlooms') && later.nextOffset !== null);
+  const rest = MARKDOWN.slice(later.nextOffset, MARKDOWN.indexOf('### Heirlooms')).trimEnd();
+  assert.deepEqual(later.outline.map((entry) => [entry.level, entry.title, entry.tokens]), [
+    [2, 'Varieties (continued)', countTokens(rest)],
+    [3, 'Heirlooms', countTokens(section('### Heirlooms', '## Storage'))],
+    [2, 'Storage', countTokens(section('## Storage', null))],
+  ]);
   assert.ok(!part.outline.some((entry) => entry.title.includes('not a heading')), 'a # line in code is no heading');
 });
 
-test('closing hashes are not part of a heading title', () => {
+test('closing hashes are not part of a heading title; a section cut midway is listed as continued', () => {
   const content = `# Intro #\n\n${'word '.repeat(50)}\n\n## Next ##\n\nText.`;
-  assert.deepEqual(takePart(content, 0, 20).outline, [{ level: 2, title: 'Next', tokens: countTokens('## Next ##\n\nText.') }]);
+  const part = takePart(content, 0, 20);
+  const rest = content.slice(part.nextOffset!, content.indexOf('## Next')).trimEnd();
+  assert.deepEqual(part.outline, [
+    { level: 1, title: 'Intro (continued)', tokens: countTokens(rest) },
+    { level: 2, title: 'Next', tokens: countTokens('## Next ##\n\nText.') },
+  ]);
 });
 
-test('content without headings has an empty outline', () => {
+test('content without headings: the outline is the rest, as one entry at level 0', () => {
   const part = takePart(bodies[3]!, 0, 20);
   assert.equal(part.truncated, true);
-  assert.deepEqual(part.outline, []);
+  assert.deepEqual(part.outline, [{ level: 0, title: '(continued)', tokens: countTokens(bodies[3]!.slice(part.nextOffset!).trimEnd()) }]);
 });
 
 test('a budget as large as the document returns all of it', () => {
