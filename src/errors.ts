@@ -98,6 +98,8 @@ export interface FetchFailure {
   detail: string;
   retryable: boolean;
   upstreamStatus?: number;
+  /** A next step for this failure when the code's usual one would mislead (a redirect loop is no DNS problem). */
+  retryHint?: string;
   /** More fields for the error body (the router's `attempts`). */
   extra?: Record<string, unknown>;
 }
@@ -118,7 +120,7 @@ export function failureToError(failure: FetchFailure): AppError {
   const status = failure.upstreamStatus !== undefined ? { upstream_status: failure.upstreamStatus } : undefined;
   const extra = status || failure.extra ? { ...status, ...failure.extra } : undefined;
   const retryHint =
-    failure.code === 'upstream_status' ? upstreamStatusHint(failure.upstreamStatus) : RETRY_HINTS[failure.code];
+    failure.retryHint ?? (failure.code === 'upstream_status' ? upstreamStatusHint(failure.upstreamStatus) : RETRY_HINTS[failure.code]);
   return new AppError(failure.code, failure.detail, { retryHint, extra });
 }
 

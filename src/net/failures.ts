@@ -4,7 +4,9 @@ import type { FetchFailure } from '../errors.js';
 import { BlockedAddressError, blockedFailure } from './guard.js';
 import { UnsupportedEncodingError } from './read-body.js';
 
-const unreachable = (detail: string, retryable: boolean): FetchFailure => ({ code: 'upstream_unreachable', detail, retryable });
+const unreachable = (detail: string, retryable: boolean, retryHint?: string): FetchFailure => ({ code: 'upstream_unreachable', detail, retryable, retryHint });
+/** The host answered, so "check the URL" would mislead: its answer was what failed. */
+const BAD_ANSWER_HINT = "retry later; the site's answer could not be read";
 
 // Errors that come from how we called undici, not from the remote site: those are bugs and must surface.
 const PROGRAMMER_ERRORS = new Set(['UND_ERR_INVALID_ARG', 'ERR_INVALID_ARG_TYPE', 'ERR_INVALID_ARG_VALUE']);
@@ -49,8 +51,8 @@ export function failureFromError(error: unknown, url: URL): FetchFailure {
     case 'UND_ERR_BODY_TIMEOUT':
       return { code: 'upstream_timeout', detail: `${host} did not answer in time`, retryable: true };
   }
-  if (TLS_CODE.test(code)) return unreachable(`TLS connection to ${host} failed (${code})`, false);
-  if (error instanceof errors.HTTPParserError || code.startsWith('HPE_')) return unreachable(`${host} sent an invalid HTTP response`, false);
-  if (CLOSED_EARLY.has(code)) return unreachable(`${host} closed the connection before the answer was complete`, true);
-  return unreachable(`the request to ${host} failed${code ? ` (${code})` : ''}`, true);
+  if (TLS_CODE.test(code)) return unreachable(`TLS connection to ${host} failed (${code})`, false, "the site's TLS certificate or set-up is broken; it cannot be fetched securely");
+  if (error instanceof errors.HTTPParserError || code.startsWith('HPE_')) return unreachable(`${host} sent an invalid HTTP response`, false, BAD_ANSWER_HINT);
+  if (CLOSED_EARLY.has(code)) return unreachable(`${host} closed the connection before the answer was complete`, true, BAD_ANSWER_HINT);
+  return unreachable(`the request to ${host} failed${code ? ` (${code})` : ''}`, true, BAD_ANSWER_HINT);
 }

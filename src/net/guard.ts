@@ -55,7 +55,7 @@ export function createAddressPolicy(options: AddressPolicyOptions): AddressPolic
   function checkUrl(url: URL): FetchFailure | null {
     // Other schemes stay refused even with private networks allowed: file:, ftp:, gopher: are never wanted.
     if (!SCHEMES.has(url.protocol)) {
-      return { code: 'blocked_url', detail: `only http and https URLs can be fetched, not ${url.protocol}`, retryable: false };
+      return { code: 'blocked_url', detail: `only http and https URLs can be fetched, not ${url.protocol}`, retryable: false, retryHint: 'the address (or a redirect) is not a web page: only http and https can be fetched' };
     }
     const ip = ipLiteralOf(url);
     return ip !== null && !allows(ip) ? blockedFailure(url) : null;

@@ -83,7 +83,7 @@ export function createSafeClient(opts: SafeClientOptions): SafeClient {
         if (REDIRECT_STATUSES.has(response.statusCode) && typeof location === 'string') {
           await response.body.dump();
           if (redirects === opts.maxRedirects) {
-            return { ok: false, failure: { code: 'upstream_unreachable', detail: `too many redirects (${opts.maxRedirects}) from ${url.host}`, retryable: false } };
+            return { ok: false, failure: { code: 'upstream_unreachable', detail: `too many redirects (${opts.maxRedirects}) from ${url.host}`, retryable: false, retryHint: 'the site redirects in a loop or too many times; try the address it finally serves' } };
           }
           const next = URL.canParse(location, current) ? new URL(location, current) : null;
           if (!next) {

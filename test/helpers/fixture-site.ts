@@ -200,6 +200,10 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       res.writeHead(n % 2 ? 301 : 302, { location: n > 1 ? `/redirect/${n - 1}` : '/article' });
       return void res.end();
     }
+    if (path === '/to-javascript') {
+      res.writeHead(302, { location: 'javascript:alert(1)' });
+      return void res.end();
+    }
     m = /^\/status\/(\d+)$/.exec(path);
     if (m) return html(res, `<html><body><h1>Error ${m[1]}</h1></body></html>`, Number(m[1]));
     m = /^\/delay\/(\d+)(?:\/.*)?$/.exec(path);

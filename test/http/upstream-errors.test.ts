@@ -65,10 +65,18 @@ describe('upstream failures', () => {
     }
   });
 
-  test('too many redirects is an error, not a loop', async () => {
+  test('too many redirects is an error, not a loop, and its hint says so', async () => {
     const res = await api.post('/fetch', { url: site.url('/loop') });
     assert.equal(res.status, 502);
     assert.match(res.body.detail, /redirect/i);
+    assert.match(res.body.retry_hint, /redirects in a loop/);
+  });
+
+  test('a redirect to a javascript: address is refused with a hint about the scheme, not about private networks', async () => {
+    const res = await api.post('/fetch', { url: site.url('/to-javascript') });
+    assert.equal(res.status, 403, res.text);
+    assert.equal(res.body.code, 'blocked_url');
+    assert.match(res.body.retry_hint, /only http and https/);
   });
 
   test('a body over FETCH_MAX_BYTES is cut there and still extracted', async () => {
