@@ -64,7 +64,8 @@ function forEachLine(lines: string[], visit: (line: string, index: number, codeD
  * CRLF as LF, and outside fenced code no trailing whitespace and at most one blank line in a row.
  */
 export function tidyMarkdown(markdown: string): string {
-  const lines = markdown.replace(/\uFEFF/g, '').replace(/\r\n?/g, '\n').split('\n');
+  // U+FEFF and NUL are never text (a NUL ends the string for C-based readers of our output).
+  const lines = markdown.replace(/[\uFEFF\u0000]/g, '').replace(/\r\n?/g, '\n').split('\n');
   const kept: string[] = [];
   let previousBlank = true;
   forEachLine(lines, (line, _index, codeDepth) => {

@@ -53,9 +53,9 @@ export function emptyFailure(url: string, why = 'has no readable text'): FetchFa
   return { code: 'empty_content', detail: `${new URL(url).host}: the page ${why}`, retryable: false };
 }
 
-/** A 2xx response → the page; error statuses, unreadable types and empty extractions are failures. */
+/** A 2xx response → the page; other statuses, unreadable types and empty extractions are failures. */
 export function convertHtmlResponse(response: HttpResponse): FetchOutcome {
-  if (response.status >= 400) return failed(statusFailure(response));
+  if (response.status >= 300) return failed(statusFailure(response));
   const contentType = response.headers['content-type'];
   const converted = convert(response.body, contentType, response.url.href);
   if (!converted) return failed(unsupported(mimeOf(contentType)));

@@ -66,7 +66,7 @@ const letters = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '').length;
 /** The body of a PDF response → page; failures for encrypted, broken and scanned PDFs. */
 export async function convertPdf(response: HttpResponse, options: PdfOptions): Promise<FetchOutcome> {
   const host = response.url.host;
-  if (response.status >= 400) return failed(statusFailure(response));
+  if (response.status >= 300) return failed(statusFailure(response));
   if (!hasPdfMagic(response.body)) return failed(notPdf(host, 'the response is not a PDF (no %PDF- header)'));
   const { getDocument } = await loadPdfJs();
   const task = getDocument({

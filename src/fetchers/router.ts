@@ -64,7 +64,8 @@ export function createRouter(deps: RouterDeps): Router {
     const challenge = detectChallenge({ status: response.status, headers: response.headers, html: text });
     if (challenge) return { response, finding: 'challenge', why: challenge };
     if (REFUSED_STATUSES.has(response.status)) return { response, finding: forced ? 'error' : 'refused', why: null };
-    if (response.status >= 400) return { response, finding: 'error', why: null };
+    // A redirect that reached us was not followable (no or a bad Location): its body is a "moved" notice, not the page.
+    if (response.status >= 300) return { response, finding: 'error', why: null };
     if (forced || !isHtmlType(contentType)) return { response, finding: 'document', why: null };
     // Most pages have plenty of text once extracted: only the few that do not are examined as possible shells.
     const htmlOutcome = await fetchers.html.convert(response);

@@ -87,6 +87,12 @@ test('data: and javascript: URIs never reach the output', () => {
   assert.ok(!/data:|javascript:/.test(whole.markdown + whole.text));
 });
 
+test('NUL characters from a page never reach the output', () => {
+  const { markdown, text } = extractHtml(articlePage(paragraph(1) + '<p>Null\u0000 inside</p><pre><code>a\u0000b</code></pre>'), PAGE_URL);
+  for (const output of [markdown, text]) assert.ok(!output.includes('\u0000'), JSON.stringify(output.slice(-60)));
+  assert.ok(markdown.includes('Null inside'));
+});
+
 test('at most one blank line in a row outside code (code keeps its own), no U+FEFF, no trailing whitespace', () => {
   const html =
     '<p>Before\uFEFF the gap.   </p><div><br><br><br></div><p></p><p> </p><div>\n\n\n</div><p>After the gap.</p>' +

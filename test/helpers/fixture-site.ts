@@ -200,6 +200,7 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       res.writeHead(n % 2 ? 301 : 302, { location: n > 1 ? `/redirect/${n - 1}` : '/article' });
       return void res.end();
     }
+    if (path === '/moved-nowhere') return html(res, '<html><body><h1>Moved</h1><p>This page has moved somewhere.</p></body></html>', 302);
     if (path === '/to-javascript') {
       res.writeHead(302, { location: 'javascript:alert(1)' });
       return void res.end();

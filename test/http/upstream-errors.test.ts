@@ -72,6 +72,13 @@ describe('upstream failures', () => {
     assert.match(res.body.retry_hint, /redirects in a loop/);
   });
 
+  test('a redirect without a Location is the site\'s status, not its "moved" notice as content', async () => {
+    const res = await api.post('/fetch', { url: site.url('/moved-nowhere') });
+    assert.equal(res.status, 502, res.text);
+    assert.equal(res.body.code, 'upstream_status');
+    assert.equal(res.body.upstream_status, 302);
+  });
+
   test('a redirect to a javascript: address is refused with a hint about the scheme, not about private networks', async () => {
     const res = await api.post('/fetch', { url: site.url('/to-javascript') });
     assert.equal(res.status, 403, res.text);
