@@ -89,7 +89,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Recor
   const error = Value.Errors(ConfigSchema, config).First();
   if (error) {
     const name = error.path.replace(/^\//, '');
-    throw new ConfigError(`${name}: ${error.message} (got "${String(error.value)}")`);
+    // A union of literals (LOG_LEVEL) reads "Expected union value": name the values it takes instead.
+    const choices = (error.schema.anyOf as { const?: unknown }[] | undefined)?.map((option) => option.const).filter((c) => c !== undefined);
+    const expected = choices?.length ? `expected one of ${choices.join(', ')}` : error.message;
+    throw new ConfigError(`${name}: ${expected} (got "${String(error.value)}")`);
   }
   checkCombinations(config as Config);
   return Object.freeze(config as Config);

@@ -30,6 +30,10 @@ for (const [name, value] of [['PORT', 'eighty'], ['PORT', '70000'], ['FETCH_ALLO
   });
 }
 
+test('a bad choice lists the values the variable takes', () => {
+  assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), { message: 'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent (got "loud")' });
+});
+
 test('the process stops with a one-line message on a bad value', () => {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, PORT: 'abc' }, encoding: 'utf8' });
   assert.equal(result.status, 1);

@@ -122,7 +122,7 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
     const shape = { requestUrl: request.url, keyHash, format: request.format, style };
     if (request.cursor !== undefined) {
       const cursor = decodeCursor(request.cursor);
-      if (cursor.key !== keyHash) throw cursorError('Cursor belongs to another URL: pass it with the URL it was returned for');
+      if (cursor.key !== keyHash) throw cursorError('Cursor belongs to another URL or fetcher: pass it with the URL (and fetcher) it was returned for');
       if (cursor.format !== request.format) throw cursorError(`Cursor was issued for format '${cursor.format}': repeat that format`);
       if (cursor.style.links !== style.links || cursor.style.images !== style.images) {
         throw cursorError(`Cursor was issued for links '${cursor.style.links}' and images '${cursor.style.images}': repeat those`);
