@@ -197,7 +197,11 @@ describe('remote browser over CDP (BROWSER_WS_ENDPOINT)', SUITE, () => {
 
   test('pages render in the remote browser, and the route guard still refuses internal addresses', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-cdp-'));
-    const chromium = spawn(CHROMIUM_PATH, [...CHROMIUM_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${dataDir}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    // Its own process group, so the renderers and helpers it starts end with it and stop writing to dataDir.
+    const chromium = spawn(CHROMIUM_PATH, [...CHROMIUM_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${dataDir}`, 'about:blank'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
     try {
       const endpoint = await new Promise<string>((resolve, reject) => {
         let seen = '';
@@ -222,9 +226,14 @@ describe('remote browser over CDP (BROWSER_WS_ENDPOINT)', SUITE, () => {
       assert.equal(secret.hits(), before);
       await pool.close();
     } finally {
-      chromium.kill();
-      await once(chromium, 'exit').catch(() => undefined);
-      rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      const exited = chromium.exitCode !== null ? Promise.resolve() : once(chromium, 'exit').catch(() => undefined);
+      try {
+        process.kill(-chromium.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
     }
   });
 });
