@@ -122,9 +122,9 @@ export async function convertPdf(response: HttpResponse, options: PdfOptions): P
         `characters of text: it is scanned images without a text layer, and OCR is not offered`;
       return failed({ code: 'no_text_layer', detail, retryable: false });
     }
-    const { info } = await doc.getMetadata().then(
-      (meta) => meta as { info: PdfInfo },
-      () => ({ info: {} as PdfInfo }),
+    const info: PdfInfo = await doc.getMetadata().then(
+      (meta) => meta.info,
+      () => ({}),
     );
     const laidOut = layoutPages(runsPerPage);
     const title = usableTitle(info.Title) ?? laidOut.firstHeading;

@@ -17,7 +17,7 @@ import { responses } from '../responses.js';
 
 export interface ResourceOptions {
   deps: AppDeps;
-  prefix: '/account' | '/auth';
+  base: '/account' | '/auth';
   tags: string[];
   /** Adds the scope's authentication hook (requireApiKey or requireSession). */
   authenticate(scope: FastifyInstance): void;
@@ -26,20 +26,20 @@ export interface ResourceOptions {
 }
 
 export const accountResourceRoutes: FastifyPluginAsyncTypebox<ResourceOptions> = async (app, options) => {
-  const { prefix, tags, accountOf } = options;
+  const { base, tags, accountOf } = options;
   const ops = options.deps.operations.accounts;
   options.authenticate(app);
   const scope = app.withTypeProvider<TypeBoxTypeProvider>();
-  const who = prefix === '/account' ? 'of the key' : 'signed in';
+  const who = base === '/account' ? 'of the key' : 'signed in';
 
   scope.get(
-    `${prefix}/keys`,
+    `${base}/keys`,
     { schema: { summary: `The API keys of the account ${who}`, tags, response: responses(KeyList) } },
     async (request) => ops.listKeys(accountOf(request)),
   );
 
   scope.post(
-    `${prefix}/keys`,
+    `${base}/keys`,
     {
       schema: {
         summary: 'Create an API key',
@@ -53,7 +53,7 @@ export const accountResourceRoutes: FastifyPluginAsyncTypebox<ResourceOptions> =
   );
 
   scope.delete(
-    `${prefix}/keys/:key_id`,
+    `${base}/keys/:key_id`,
     {
       schema: {
         summary: 'Revoke an API key',
@@ -67,12 +67,12 @@ export const accountResourceRoutes: FastifyPluginAsyncTypebox<ResourceOptions> =
   );
 
   scope.get(
-    `${prefix}/usage`,
+    `${base}/usage`,
     { schema: { summary: 'Usage this calendar month', tags, response: responses(UsageSummary) } },
     async (request) => ops.usage(accountOf(request)),
   );
 
-  if (prefix === '/account') {
+  if (base === '/account') {
     scope.get(
       '/account/me',
       { schema: { summary: 'The account of the key', tags, response: responses(AccountOut) } },

@@ -47,7 +47,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
 
   await app.register(accountResourceRoutes, {
     deps,
-    prefix: '/account',
+    base: '/account',
     tags: TAGS,
     authenticate: (scope) => requireApiKey(scope, deps),
     accountOf,

@@ -156,7 +156,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
 
     await signedIn.register(accountResourceRoutes, {
       deps,
-      prefix: '/auth',
+      base: '/auth',
       tags: TAGS,
       authenticate: () => {},
       accountOf: (request) => request.session.account,

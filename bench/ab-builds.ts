@@ -1,0 +1,109 @@
+// `npm run bench:ab -- <other checkout>`: cached POST /fetch of this checkout against another one (an older commit
+// in a git worktree), each the shipped configuration of bench/servers.ts in its own process, measured interleaved
+// (A B B A, ROUNDS times) so that whatever else the machine does weighs on both alike. Prints req/s and server CPU
+// per request for each, and their ratios.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Pool } from 'undici';
+
+const other = process.argv[2];
+if (!other) throw new Error('usage: npm run bench:ab -- <path of the other checkout>');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 2000);
+const CONNECTIONS = 50;
+
+interface Server {
+  name: string;
+  app: string;
+  site: string;
+  pid: number;
+  stop(): void;
+}
+
+async function start(name: string, cwd: string): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers.ts'], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const found = await new Promise<{ app: string; site: string }>((done, fail) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line.startsWith('{"app"')) done(JSON.parse(line) as { app: string; site: string });
+    });
+    child.once('exit', (code) => fail(new Error(`${name} servers exited with ${code}`)));
+  });
+  return { name, ...found, pid: child.pid!, stop: () => child.kill() };
+}
+
+const cpuMicros = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+};
+
+async function load(server: Server, ms: number) {
+  const pool = new Pool(server.app, { connections: CONNECTIONS });
+  const body = JSON.stringify({ url: `${server.site}/article` });
+  let done = 0;
+  const until = performance.now() + ms;
+  const worker = async () => {
+    while (performance.now() < until) {
+      const res = await pool.request({
+        method: 'POST',
+        path: '/fetch',
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+      await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`${server.name} answered ${res.statusCode}`);
+      done++;
+    }
+  };
+  const cpu = cpuMicros(server.pid);
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  const elapsed = performance.now() - started;
+  await pool.close();
+  return { rate: (done * 1000) / elapsed, cpuPerRequest: (cpuMicros(server.pid) - cpu) / done };
+}
+
+const a = await start('this checkout', process.cwd());
+const b = await start('other checkout', resolve(other));
+try {
+  for (const server of [a, b]) await load(server, WINDOW_MS);
+  const runs = new Map([a, b].map((s) => [s, [] as { rate: number; cpuPerRequest: number }[]]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const server of [a, b, b, a]) runs.get(server)!.push(await load(server, WINDOW_MS / 2));
+  }
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  const summary = (s: Server) => {
+    const r = runs.get(s)!;
+    return {
+      rate: median(r.map((x) => x.rate)),
+      cpu: median(r.map((x) => x.cpuPerRequest)),
+      rates: r.map((x) => x.rate),
+    };
+  };
+  const [sa, sb] = [summary(a), summary(b)];
+  const { loadavg } = await import('node:os');
+  console.log(
+    `load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}; ${ROUNDS} rounds of A B B A, ${WINDOW_MS / 2} ms each`,
+  );
+  for (const [s, x] of [
+    [a, sa],
+    [b, sb],
+  ] as const) {
+    const rates = x.rates.map((r) => r.toFixed(0));
+    console.log(
+      `${s.name}: median ${x.rate.toFixed(0)} req/s (min ${Math.min(...x.rates).toFixed(0)}, max ${Math.max(...x.rates).toFixed(0)}; ${rates.join(' ')}), ${x.cpu.toFixed(1)} µs server CPU per request`,
+    );
+  }
+  console.log(
+    `ratio this/other: ${(sa.rate / sb.rate).toFixed(3)}× req/s, ${(sa.cpu / sb.cpu).toFixed(3)}× CPU per request`,
+  );
+} finally {
+  a.stop();
+  b.stop();
+}
