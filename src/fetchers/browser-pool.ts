@@ -2,6 +2,7 @@
 // a bounded queue when all are busy, a relaunch after a crash, storage wiped between callers, closed on shutdown.
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import type { FetchFailure } from '../errors.js';
 import type { AddressPolicy } from '../net/guard.js';
 import { createLoadGuard, guardContext, type LoadGuard } from './browser-guard.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
@@ -60,6 +61,8 @@ export interface BrowserPoolOptions {
   userAgent: string;
   /** How long a caller may wait in the queue. */
   acquireTimeoutMs: number;
+  /** Sees every URL (or host and port) the browser asks its egress proxy for. */
+  onEgress?: (target: URL) => void;
 }
 
 /** What a caller gets for one page load. */
@@ -68,6 +71,8 @@ export interface Lease {
   load: LoadGuard;
   /** Requests of this page load not yet finished, and when the last one started or ended. */
   network: { inflight: number; lastActivity: number };
+  /** Why the egress proxy last failed to reach this URL's host and port; null with a remote browser (no proxy). */
+  egressFailure(url: URL): FetchFailure | null;
 }
 
 export type LeaseOutcome<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -124,7 +129,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       const { url, headers } = remoteEndpoint(options.wsEndpoint, options.apiKey);
       return chromium.connectOverCDP(url, { headers, timeout: LAUNCH_TIMEOUT_MS });
     }
-    proxy ??= await startEgressProxy(options.policy);
+    proxy ??= await startEgressProxy(options.policy, { onRequest: options.onEgress });
     return chromium.launch({
       executablePath: options.chromiumPath,
       headless: true,
@@ -264,7 +269,12 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         releaseCapacity();
         return { ok: false, reason: `the browser failed to start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
       }
-      const lease: Lease = { page: slot.page, load: createLoadGuard(options.policy), network: { inflight: 0, lastActivity: performance.now() } };
+      const lease: Lease = {
+        page: slot.page,
+        load: createLoadGuard(options.policy),
+        network: { inflight: 0, lastActivity: performance.now() },
+        egressFailure: (url) => proxy?.failureFor(url) ?? null,
+      };
       slot.lease = lease;
       slot.uses++;
       try {

@@ -3,14 +3,18 @@ import { createAccountServices, type Clock } from '../accounts/index.js';
 import { createCache } from '../cache/index.js';
 import type { Config } from '../config.js';
 import { createFetchers } from '../fetchers/index.js';
+import type { AddressRules } from '../net/guard.js';
 import { createSafeClient } from '../net/safe-client.js';
 import { createSearchProvider } from '../search/index.js';
 import { createEstimator } from './estimate.js';
 import { createFetchService } from './fetch-service.js';
 import { createSearchService } from './search.js';
 
-/** deps.clock: the accounts service's time (months, expiries); the system clock unless a caller passes its own. */
-export function createServices(config: Config, deps: { clock?: Clock } = {}) {
+/**
+ * deps.clock: the accounts service's time (months, expiries); the system clock unless a caller passes its own.
+ * deps.addresses: which addresses the SSRF guard blocks and how it resolves names (tests: a public 127.0.0.1).
+ */
+export function createServices(config: Config, deps: { clock?: Clock; addresses?: AddressRules } = {}) {
   const cache = createCache(config);
   const client = createSafeClient({
     allowPrivateNetworks: config.FETCH_ALLOW_PRIVATE_NETWORKS,
@@ -18,8 +22,9 @@ export function createServices(config: Config, deps: { clock?: Clock } = {}) {
     maxBytes: config.FETCH_MAX_BYTES,
     maxRedirects: config.FETCH_MAX_REDIRECTS,
     userAgent: config.USER_AGENT,
+    ...deps.addresses,
   });
-  const fetchers = createFetchers(config, { client, cache });
+  const fetchers = createFetchers(config, { client, cache, addresses: deps.addresses });
   const fetchService = createFetchService({ config, cache, router: fetchers.router });
   const estimate = createEstimator({ client, fetchService });
   const search = createSearchService({ provider: createSearchProvider(config), fetchService });

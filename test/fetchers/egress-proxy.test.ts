@@ -4,9 +4,10 @@ import assert from 'node:assert/strict';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { REFUSED_HEADER, startEgressProxy, type EgressProxy } from '../../src/fetchers/egress-proxy.js';
+import { FAILURE_HEADER, startEgressProxy, type EgressProxy } from '../../src/fetchers/egress-proxy.js';
 import { createAddressPolicy } from '../../src/net/guard.js';
 import { startSecretServer } from '../helpers/fixture-fetchers.js';
+import { findClosedPort, startLoopback } from '../net/loopback.js';
 
 type Server = Awaited<ReturnType<typeof startSecretServer>>;
 let allowed: Server;
@@ -73,9 +74,31 @@ describe('egress proxy', () => {
     for (const url of [secret.url('/x'), `http://inside.test:${new URL(secret.origin).port}/x`]) {
       const res = await viaProxy(url);
       assert.equal(res.status, 403, url);
-      assert.equal(res.headers[REFUSED_HEADER], '1');
+      assert.equal(res.headers[FAILURE_HEADER], '1');
+      assert.equal(proxy.failureFor(new URL(url))?.code, 'blocked_url');
     }
     assert.equal(secret.hits(), 0);
+  });
+
+  test('a host that refuses the connection is 502 and reported as the HTTP client would, never as blocked', async () => {
+    const port = await findClosedPort();
+    const res = await viaProxy(`http://127.0.0.1:${port}/x`);
+    assert.equal(res.status, 502);
+    assert.equal(res.headers[FAILURE_HEADER], '1');
+    assert.deepEqual(proxy.failureFor(new URL(`http://127.0.0.1:${port}/`)), { code: 'upstream_unreachable', detail: `127.0.0.1:${port} refused the connection`, retryable: true, retryHint: undefined });
+    assert.match(await tunnel(`127.0.0.1:${port}`), / 502 /);
+    assert.equal(proxy.failureFor(new URL(`https://127.0.0.1:${port}/`))?.code, 'upstream_unreachable');
+  });
+
+  test("a site's own copy of the failure marker is dropped", async () => {
+    const site = await startLoopback((_req, res) => res.writeHead(403, { [FAILURE_HEADER]: '1' }).end('the site says no'));
+    try {
+      const res = await viaProxy(site.url('/'));
+      assert.equal(res.status, 403);
+      assert.equal(res.headers[FAILURE_HEADER], undefined);
+    } finally {
+      await site.close();
+    }
   });
 
   test('CONNECT tunnels: allowed opens, blocked is 403', async () => {

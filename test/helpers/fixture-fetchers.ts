@@ -153,6 +153,11 @@ try { const ws = new WebSocket('${target.replace('http', 'ws')}/ws'); ws.onopen 
       res.writeHead(302, { location: url.searchParams.get('to') ?? '/article' });
       res.end();
     },
+    // Client-side navigations, which only a browser follows: after the page has loaded, and before it has.
+    '/script-redirect': (_req, res, url) =>
+      send(res, 200, `<html><body><article><h1>Moving</h1><p>${PARAGRAPHS[0]}</p></article><script>setTimeout(() => { location.href = ${JSON.stringify(url.searchParams.get('to') ?? '/article')}; }, 50);</script></body></html>`),
+    '/meta-refresh': (_req, res, url) =>
+      send(res, 200, `<html><head><meta http-equiv="refresh" content="0; url=${url.searchParams.get('to') ?? '/article'}"></head><body><p>${PARAGRAPHS[1]}</p></body></html>`),
     // One caller's page leaves a cookie and local storage behind; the next caller's page shows what it can see.
     '/set-state': (_req, res) =>
       send(res, 200, `<html><body><article><h1>Setting state</h1><p>${PARAGRAPHS[0]}</p><script>localStorage.setItem('who', 'first-caller'); sessionStorage.setItem('who', 'first-caller');</script></article></body></html>`, {
