@@ -1,5 +1,6 @@
 // One headless Chromium (Debian's, or a remote one over CDP) and a pool of guarded contexts reused across requests:
 // a bounded queue when all are busy, a relaunch after a crash, storage wiped between callers, closed on shutdown.
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import type { FetchFailure } from '../errors.js';
@@ -9,7 +10,9 @@ import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 
 /**
  * Flags for Debian's Chromium on a closed network: without the background-networking ones it keeps trying to reach
- * Google's services. WebRTC may only use the proxy, so no UDP leaves past the guard.
+ * Google's services. WebRTC may only use the proxy, so no UDP leaves past the guard. Flags are not enough (Chromium
+ * 156 still asks update.googleapis.com for an on-demand component and accounts.google.com for sign-in state), so
+ * the egress proxy also refuses whatever does not come from a page context (see launch()).
  */
 export const CHROMIUM_FLAGS = [
   '--headless',
@@ -20,6 +23,9 @@ export const CHROMIUM_FLAGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  '--disable-domain-reliability',
+  '--disable-client-side-phishing-detection',
+  '--no-pings',
   '--disable-dev-shm-usage',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
@@ -61,8 +67,8 @@ export interface BrowserPoolOptions {
   userAgent: string;
   /** How long a caller may wait in the queue. */
   acquireTimeoutMs: number;
-  /** Sees every URL (or host and port) the browser asks its egress proxy for. */
-  onEgress?: (target: URL) => void;
+  /** Sees every URL (or host and port) the browser asks its egress proxy for; `fromPage` false for its own traffic. */
+  onEgress?: (target: URL, fromPage: boolean) => void;
 }
 
 /** What a caller gets for one page load. */
@@ -106,6 +112,8 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   let browser: Browser | null = null;
   let launching: Promise<Browser> | null = null;
   let proxy: EgressProxy | null = null;
+  // Known to this process alone: what sets a page's requests apart from the browser's own at the egress proxy.
+  const proxyCredentials = { username: 'fetchdown', password: randomBytes(24).toString('base64url') };
   let lastLaunchFailure: { at: number; message: string } | null = null;
   let launches = 0;
   let closed = false;
@@ -129,13 +137,14 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       const { url, headers } = remoteEndpoint(options.wsEndpoint, options.apiKey);
       return chromium.connectOverCDP(url, { headers, timeout: LAUNCH_TIMEOUT_MS });
     }
-    proxy ??= await startEgressProxy(options.policy, { onRequest: options.onEgress });
+    proxy ??= await startEgressProxy(options.policy, { credentials: proxyCredentials, onRequest: options.onEgress });
     return chromium.launch({
       executablePath: options.chromiumPath,
       headless: true,
       chromiumSandbox: false,
       timeout: LAUNCH_TIMEOUT_MS,
-      // Loopback too goes through the proxy (Chromium bypasses it for loopback unless told `<-loopback>`).
+      // Loopback too goes through the proxy (Chromium bypasses it for loopback unless told `<-loopback>`). The
+      // browser-wide proxy has no credentials: only the contexts' requests (createSlot) can pass it.
       args: [...CHROMIUM_FLAGS, `--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>'],
     });
   }
@@ -171,6 +180,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       acceptDownloads: false,
       viewport: { width: 1280, height: 900 },
       locale: 'en-US',
+      ...(proxy ? { proxy: { server: proxy.url, bypass: '<-loopback>', ...proxyCredentials } } : {}),
     });
     const slot: Slot = { browser: owner, context, page: undefined as unknown as Page, cdp: null, lease: null, uses: 0, healthy: true };
     await guardContext(context, options.policy, () => slot.lease?.load ?? null);

@@ -1,6 +1,8 @@
 // The browser's only way out: a forward proxy on 127.0.0.1 that Chromium is started with. It connects with the SSRF
 // guard's lookup, which resolves once, refuses blocked addresses and hands the socket exactly the address it checked,
 // so DNS rebinding cannot slip a page's request past the route-level check (Chromium never resolves names itself).
+// With credentials, only the pages' contexts (which hold them) get through: the browser's own traffic is refused.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, request as httpRequest, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
@@ -13,6 +15,8 @@ export interface EgressProxy {
   readonly url: string;
   /** Connections refused by the guard since start (tests and metrics). */
   readonly refused: number;
+  /** Requests refused for want of the proxy credentials: the browser's own background traffic (tests and metrics). */
+  readonly unauthenticated: number;
   /**
    * Why the last connection to this URL's host and port failed, as the HTTP client would say it (blocked_url,
    * upstream_unreachable…); null once one succeeds. Chromium only reports "tunnel failed" for https: this says why.
@@ -22,19 +26,27 @@ export interface EgressProxy {
 }
 
 export interface EgressProxyOptions {
-  /** Called with every URL (http) or host and port (CONNECT) a browser asks for, allowed or not. */
-  onRequest?: (target: URL) => void;
+  /**
+   * When set, only requests carrying these proxy credentials go out; the rest are answered 407. The pool gives them to
+   * its page contexts alone, so Chromium's own traffic (component updates, account checks) never leaves.
+   */
+  credentials?: { username: string; password: string };
+  /** Called with every URL (http) or host and port (CONNECT) asked for, and whether it carried the credentials. */
+  onRequest?: (target: URL, authenticated: boolean) => void;
 }
 
 /** Headers that describe one hop, not the request (RFC 9110 §7.6.1), plus the proxy's own. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
 const CONNECT_TIMEOUT_MS = 15_000;
+const AUTH_REQUIRED = 'HTTP/1.1 407 Proxy Authentication Required\r\nproxy-authenticate: Basic realm="fetchdown"\r\ncontent-length: 0\r\n\r\n';
 
 /** Marks the proxy's own failure answers to plain-http requests, so they are not taken for the site's 403 or 502. */
 export const FAILURE_HEADER = 'x-fetchdown-egress-failure';
 /** Failures remembered per host and port: enough for the pages in flight, bounded whatever a page asks for. */
 const REMEMBERED_FAILURES = 256;
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /** `host:port` with the scheme's default port spelled out, as a CONNECT line names it. */
 export function authorityOf(url: URL): string {
@@ -52,7 +64,17 @@ function target(raw: string, scheme: 'http:' | 'https:'): URL | null {
 
 export async function startEgressProxy(policy: AddressPolicy, options: EgressProxyOptions = {}): Promise<EgressProxy> {
   let refused = 0;
+  let unauthenticated = 0;
   const sockets = new Set<Socket>();
+  const expected = options.credentials ? digest(`Basic ${Buffer.from(`${options.credentials.username}:${options.credentials.password}`).toString('base64')}`) : null;
+
+  /** True when no credentials are required or the request carries them; counted otherwise. */
+  function authenticated(req: IncomingMessage, url: URL): boolean {
+    const ok = !expected || timingSafeEqual(digest(req.headers['proxy-authorization'] ?? ''), expected);
+    if (!ok) unauthenticated++;
+    options.onRequest?.(url, ok);
+    return ok;
+  }
   const failures = new Map<string, FetchFailure>();
 
   function remember(url: URL, failure: FetchFailure | null): void {
@@ -66,7 +88,6 @@ export async function startEgressProxy(policy: AddressPolicy, options: EgressPro
 
   /** Opens a TCP connection the guard allows; otherwise the failure, as the HTTP client would report it. */
   function open(url: URL, defaultPort: number): Promise<{ socket: Socket } | { failure: FetchFailure }> {
-    options.onRequest?.(url);
     const checked = policy.checkUrl(url);
     if (checked) {
       remember(url, checked);
@@ -101,6 +122,7 @@ export async function startEgressProxy(policy: AddressPolicy, options: EgressPro
   async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = target(req.url ?? '', 'http:');
     if (!url) return void res.writeHead(400).end();
+    if (!authenticated(req, url)) return void res.writeHead(407, { 'proxy-authenticate': 'Basic realm="fetchdown"' }).end();
     const opened = await open(url, 80);
     if ('failure' in opened) {
       return void res.writeHead(failureStatus(opened.failure), { 'content-type': 'text/plain', [FAILURE_HEADER]: '1' }).end(opened.failure.detail);
@@ -131,6 +153,7 @@ export async function startEgressProxy(policy: AddressPolicy, options: EgressPro
     client.on('error', () => client.destroy());
     const url = target(req.url ?? '', 'https:');
     if (!url) return void client.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n');
+    if (!authenticated(req, url)) return void client.end(AUTH_REQUIRED);
     const opened = await open(url, 443);
     if ('failure' in opened) {
       const status = failureStatus(opened.failure);
@@ -161,6 +184,9 @@ export async function startEgressProxy(policy: AddressPolicy, options: EgressPro
     url: `http://127.0.0.1:${port}`,
     get refused() {
       return refused;
+    },
+    get unauthenticated() {
+      return unauthenticated;
     },
     failureFor: (url) => failures.get(authorityOf(url)) ?? null,
     async close() {

@@ -51,8 +51,8 @@ function viaProxy(url: string): Promise<{ status: number; headers: IncomingHttpH
 }
 
 /** A CONNECT through the proxy; resolves with the status line. */
-function tunnel(hostPort: string): Promise<string> {
-  const { port } = new URL(proxy.url);
+function tunnel(hostPort: string, via: EgressProxy = proxy): Promise<string> {
+  const { port } = new URL(via.url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), '127.0.0.1', () => socket.write(`CONNECT ${hostPort} HTTP/1.1\r\nHost: ${hostPort}\r\n\r\n`));
     socket.once('data', (chunk) => {
@@ -88,6 +88,36 @@ describe('egress proxy', () => {
     assert.deepEqual(proxy.failureFor(new URL(`http://127.0.0.1:${port}/`)), { code: 'upstream_unreachable', detail: `127.0.0.1:${port} refused the connection`, retryable: true, retryHint: undefined });
     assert.match(await tunnel(`127.0.0.1:${port}`), / 502 /);
     assert.equal(proxy.failureFor(new URL(`https://127.0.0.1:${port}/`))?.code, 'upstream_unreachable');
+  });
+
+  test('with credentials, a request without them is 407 and never connects; one with them goes out', async () => {
+    const seen: string[] = [];
+    const guarded = await startEgressProxy(createAddressPolicy({ allowPrivateNetworks: true }), {
+      credentials: { username: 'fetchdown', password: 'pw' },
+      onRequest: (url, authenticated) => seen.push(`${url.host} ${authenticated}`),
+    });
+    const { port } = new URL(guarded.url);
+    const send = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: allowed.url('/x'), headers }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject).end();
+      });
+    try {
+      const before = allowed.hits();
+      assert.equal(await send({}), 407);
+      assert.equal(await send({ 'proxy-authorization': `Basic ${Buffer.from('fetchdown:wrong').toString('base64')}` }), 407);
+      assert.match(await tunnel(new URL(allowed.origin).host, guarded), / 407 /);
+      assert.equal(allowed.hits(), before, 'refused before any connection');
+      assert.equal(await send({ 'proxy-authorization': `Basic ${Buffer.from('fetchdown:pw').toString('base64')}` }), 200);
+      assert.equal(guarded.unauthenticated, 3);
+      const host = new URL(allowed.origin).host;
+      assert.deepEqual(seen, [`${host} false`, `${host} false`, `${host} false`, `${host} true`]);
+    } finally {
+      await guarded.close();
+    }
   });
 
   test("a site's own copy of the failure marker is dropped", async () => {

@@ -1,0 +1,15 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createBrowserPool } from './src/fetchers/browser-pool.js';
+import { createBrowserFetcher } from './src/fetchers/browser.js';
+import { createAddressPolicy } from './src/net/guard.js';
+import { startFetcherSite } from './test/helpers/fixture-fetchers.js';
+const site = await startFetcherSite();
+const seen: string[] = [];
+const policy = createAddressPolicy({ allowPrivateNetworks: true });
+const pool = createBrowserPool({ policy, size: 1, queueMax: 4, chromiumPath: '/usr/bin/chromium', userAgent: 'x', acquireTimeoutMs: 10000, onEgress: (u) => { seen.push(`${Date.now() % 100000} ${u.href}`); } });
+const fetcher = createBrowserFetcher({ pool, policy, waitMs: 3000, timeoutMs: 8000, maxBytes: 1 << 20 });
+for (const p of ['/article', '/app-shell', '/short-analytics', '/article']) console.log(p, (await fetcher.fetch(new URL(site.url(p)))).ok);
+await sleep(Number(process.argv[2] ?? 60) * 1000);
+console.log(seen.filter((s) => !s.includes(site.origin.replace('http://', ''))).join('\n'));
+console.log('fixture requests', seen.filter((s) => s.includes(site.origin.replace('http://', ''))).length);
+await pool.close(); await site.close();
