@@ -190,11 +190,12 @@ export interface ReaderStandIn extends Counted {
 /**
  * A Jina-Reader-compatible provider: GET `${base}${url}` with `Authorization: Bearer <key>` and
  * `Accept: application/json` → `{code: 200, status: 20000, data: {title, description, url, content, publishedTime}}`. Targets whose
- * URL contains "reader-down" get a 503, a wrong key a 401.
+ * URL contains "reader-down" get a 503, a wrong key a 401. A target on a `/redirect` path is fetched for real, its
+ * redirects followed and the final URL reported, as a self-hosted reader without an SSRF guard of its own does.
  */
 export async function startReaderStandIn(apiKey: string): Promise<ReaderStandIn> {
   const requested: string[] = [];
-  const server = await serve((req, res, url) => {
+  const server = await serve(async (req, res, url) => {
     const target = decodeURIComponent((req.url ?? '/').slice('/r/'.length));
     requested.push(target);
     const json = (status: number, body: unknown) => send(res, status, JSON.stringify(body), { 'content-type': 'application/json' });
@@ -202,6 +203,10 @@ export async function startReaderStandIn(apiKey: string): Promise<ReaderStandIn>
     if (!(req.headers.accept ?? '').includes('application/json')) return json(400, { code: 400, readableMessage: 'send Accept: application/json' });
     if (!url.pathname.startsWith('/r/')) return json(404, { code: 404 });
     if (target.includes('reader-down')) return json(503, { code: 503, readableMessage: 'upstream overloaded' });
+    if (new URL(target).pathname === '/redirect') {
+      const followed = await fetch(target);
+      return json(200, { code: 200, status: 20000, data: { title: 'Followed', description: '', url: followed.url, content: await followed.text() } });
+    }
     json(200, {
       code: 200,
       status: 20000,
