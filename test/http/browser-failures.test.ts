@@ -93,6 +93,14 @@ describe('browser failures over HTTP', { skip, timeout: 120_000 }, () => {
     assert.equal(await creditsUsed(), credits);
   });
 
+  test('a name that does not resolve: the same upstream_unreachable as html', async () => {
+    const url = 'http://no-such-host.invalid/page';
+    const html = await fetchWith('html', url);
+    const browser = await fetchWith('browser', url);
+    assert.equal(html.body.code, 'upstream_unreachable', html.text);
+    assert.deepEqual([browser.status, browser.body.code, browser.body.detail], [html.status, html.body.code, html.body.detail]);
+  });
+
   test('the same page that loads is content, billed and cached (the failures above are not a broken browser)', async () => {
     const url = site.url('/article');
     const res = await fetchWith('browser', url);
