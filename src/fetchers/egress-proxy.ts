@@ -49,7 +49,7 @@ const REMEMBERED_FAILURES = 256;
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /** `host:port` with the scheme's default port spelled out, as a CONNECT line names it. */
-export function authorityOf(url: URL): string {
+function authorityOf(url: URL): string {
   return `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
 }
 
@@ -66,6 +66,7 @@ export async function startEgressProxy(policy: AddressPolicy, options: EgressPro
   let refused = 0;
   let unauthenticated = 0;
   const sockets = new Set<Socket>();
+  const failures = new Map<string, FetchFailure>();
   const expected = options.credentials ? digest(`Basic ${Buffer.from(`${options.credentials.username}:${options.credentials.password}`).toString('base64')}`) : null;
 
   /** True when no credentials are required or the request carries them; counted otherwise. */
@@ -75,7 +76,6 @@ export async function startEgressProxy(policy: AddressPolicy, options: EgressPro
     options.onRequest?.(url, ok);
     return ok;
   }
-  const failures = new Map<string, FetchFailure>();
 
   function remember(url: URL, failure: FetchFailure | null): void {
     const key = authorityOf(url);
