@@ -37,10 +37,14 @@ async function waitForQuiet(lease: Lease, capMs: number): Promise<boolean> {
   const end = performance.now() + capMs;
   while (performance.now() < end) {
     const sinceMutation = await lease.page
-      .evaluate((key) => performance.now() - ((window as unknown as Record<symbol, number>)[Symbol.for(key)] ?? 0), MUTATION_KEY)
+      .evaluate(
+        (key) => performance.now() - ((window as unknown as Record<symbol, number>)[Symbol.for(key)] ?? 0),
+        MUTATION_KEY,
+      )
       .catch(() => 0); // a navigation replaced the document: not quiet yet
     const network = lease.network;
-    if (sinceMutation >= QUIET_MS && network.inflight === 0 && performance.now() - network.lastActivity >= QUIET_MS) return true;
+    if (sinceMutation >= QUIET_MS && network.inflight === 0 && performance.now() - network.lastActivity >= QUIET_MS)
+      return true;
     await sleep(POLL_MS);
   }
   return false;
@@ -60,7 +64,12 @@ async function readHtml(lease: Lease): Promise<string> {
   });
 }
 
-async function render(lease: Lease, url: URL, options: BrowserFetcherOptions, watch: DocumentWatch): Promise<FetchOutcome> {
+async function render(
+  lease: Lease,
+  url: URL,
+  options: BrowserFetcherOptions,
+  watch: DocumentWatch,
+): Promise<FetchOutcome> {
   const { page } = lease;
   let response: Response | null;
   try {
@@ -74,8 +83,18 @@ async function render(lease: Lease, url: URL, options: BrowserFetcherOptions, wa
   if (notLoaded) return failed(notLoaded);
   if (status >= 400) {
     const challenge = detectChallenge({ status, headers, html: await readHtml(lease) });
-    if (challenge) return failed({ code: 'blocked_by_site', detail: `${url.host} answered the browser with a bot challenge (${challenge})`, retryable: true });
-    return failed({ code: 'upstream_status', detail: `${url.host} answered ${status}`, retryable: status >= 500 || status === 429, upstreamStatus: status });
+    if (challenge)
+      return failed({
+        code: 'blocked_by_site',
+        detail: `${url.host} answered the browser with a bot challenge (${challenge})`,
+        retryable: true,
+      });
+    return failed({
+      code: 'upstream_status',
+      detail: `${url.host} answered ${status}`,
+      retryable: status >= 500 || status === 429,
+      upstreamStatus: status,
+    });
   }
   // Quiet is a guess: a busy machine can delay the script that renders past the quiet window. While the page shows
   // no text and the cap allows, wait for another quiet window.
@@ -94,7 +113,12 @@ async function render(lease: Lease, url: URL, options: BrowserFetcherOptions, wa
   if (navigatedAway) return failed(navigatedAway);
   const finalUrl = page.url();
   const challenge = detectChallenge({ status, headers, html });
-  if (challenge) return failed({ code: 'blocked_by_site', detail: `${url.host} answered the browser with a bot challenge (${challenge})`, retryable: true });
+  if (challenge)
+    return failed({
+      code: 'blocked_by_site',
+      detail: `${url.host} answered the browser with a bot challenge (${challenge})`,
+      retryable: true,
+    });
   const truncated = Buffer.byteLength(html) > options.maxBytes;
   if (truncated) {
     html = Buffer.from(html).subarray(0, options.maxBytes).toString('utf8');
@@ -135,7 +159,12 @@ async function renderWithin(lease: Lease, url: URL, options: BrowserFetcherOptio
   try {
     return await render(lease, url, options, watch);
   } catch (error) {
-    if (expired) return failed({ code: 'upstream_timeout', detail: `${url.host} did not finish rendering within ${budget} ms`, retryable: true });
+    if (expired)
+      return failed({
+        code: 'upstream_timeout',
+        detail: `${url.host} did not finish rendering within ${budget} ms`,
+        retryable: true,
+      });
     throw error;
   } finally {
     clearTimeout(timer);
@@ -151,7 +180,8 @@ export function createBrowserFetcher(options: BrowserFetcherOptions): Fetcher {
       const refused = await checkTarget(options.policy, url);
       if (refused) return failed(refused);
       const leased = await options.pool.withPage((lease) => renderWithin(lease, url, options), fetchOptions.signal);
-      if (!leased.ok) return failed({ code: 'fetcher_unavailable', detail: `browser: ${leased.reason}`, retryable: true });
+      if (!leased.ok)
+        return failed({ code: 'fetcher_unavailable', detail: `browser: ${leased.reason}`, retryable: true });
       return leased.value;
     },
   };

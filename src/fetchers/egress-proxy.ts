@@ -4,7 +4,13 @@
 // With credentials, only the pages' contexts (which hold them) get through: the browser's own traffic is refused.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, request as httpRequest, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  STATUS_CODES,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { FetchFailure } from '../errors.js';
 import { failureFromError } from '../net/failures.js';
@@ -36,10 +42,22 @@ export interface EgressProxyOptions {
 }
 
 /** Headers that describe one hop, not the request (RFC 9110 §7.6.1), plus the proxy's own. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 const CONNECT_TIMEOUT_MS = 15_000;
-const AUTH_REQUIRED = 'HTTP/1.1 407 Proxy Authentication Required\r\nproxy-authenticate: Basic realm="fetchdown"\r\ncontent-length: 0\r\n\r\n';
+const AUTH_REQUIRED =
+  'HTTP/1.1 407 Proxy Authentication Required\r\n' +
+  'proxy-authenticate: Basic realm="fetchdown"\r\ncontent-length: 0\r\n\r\n';
 
 /** Marks the proxy's own failure answers to plain-http requests, so they are not taken for the site's 403 or 502. */
 export const FAILURE_HEADER = 'x-fetchdown-egress-failure';
@@ -67,7 +85,11 @@ export async function startEgressProxy(policy: AddressPolicy, options: EgressPro
   let unauthenticated = 0;
   const sockets = new Set<Socket>();
   const failures = new Map<string, FetchFailure>();
-  const expected = options.credentials ? digest(`Basic ${Buffer.from(`${options.credentials.username}:${options.credentials.password}`).toString('base64')}`) : null;
+  const expected = options.credentials
+    ? digest(
+        `Basic ${Buffer.from(`${options.credentials.username}:${options.credentials.password}`).toString('base64')}`,
+      )
+    : null;
 
   /** True when no credentials are required or the request carries them; counted otherwise. */
   function authenticated(req: IncomingMessage, url: URL): boolean {
@@ -95,7 +117,12 @@ export async function startEgressProxy(policy: AddressPolicy, options: EgressPro
     }
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     return new Promise((resolve) => {
-      const socket = connect({ host, port: Number(url.port) || defaultPort, lookup: policy.lookup, timeout: CONNECT_TIMEOUT_MS });
+      const socket = connect({
+        host,
+        port: Number(url.port) || defaultPort,
+        lookup: policy.lookup,
+        timeout: CONNECT_TIMEOUT_MS,
+      });
       const fail = (failure: FetchFailure) => {
         socket.destroy();
         remember(url, failure);
@@ -109,7 +136,13 @@ export async function startEgressProxy(policy: AddressPolicy, options: EgressPro
       });
       const onError = (error: Error) => fail(failureFromError(error, url));
       socket.once('error', onError);
-      socket.once('timeout', () => fail({ code: 'upstream_timeout', detail: `${url.host} did not accept a connection within ${CONNECT_TIMEOUT_MS} ms`, retryable: true }));
+      socket.once('timeout', () =>
+        fail({
+          code: 'upstream_timeout',
+          detail: `${url.host} did not accept a connection within ${CONNECT_TIMEOUT_MS} ms`,
+          retryable: true,
+        }),
+      );
     });
   }
 
@@ -122,20 +155,31 @@ export async function startEgressProxy(policy: AddressPolicy, options: EgressPro
   async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = target(req.url ?? '', 'http:');
     if (!url) return void res.writeHead(400).end();
-    if (!authenticated(req, url)) return void res.writeHead(407, { 'proxy-authenticate': 'Basic realm="fetchdown"' }).end();
+    if (!authenticated(req, url))
+      return void res.writeHead(407, { 'proxy-authenticate': 'Basic realm="fetchdown"' }).end();
     const opened = await open(url, 80);
     if ('failure' in opened) {
-      return void res.writeHead(failureStatus(opened.failure), { 'content-type': 'text/plain', [FAILURE_HEADER]: '1' }).end(opened.failure.detail);
+      return void res
+        .writeHead(failureStatus(opened.failure), { 'content-type': 'text/plain', [FAILURE_HEADER]: '1' })
+        .end(opened.failure.detail);
     }
     const { socket } = opened;
     const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+    for (const [name, value] of Object.entries(req.headers))
+      if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     headers.connection = 'close'; // one request per upstream socket: nothing pools connections past the guard
-    const upstream = httpRequest({ createConnection: () => socket, method: req.method, path: url.pathname + url.search, headers, setHost: false });
+    const upstream = httpRequest({
+      createConnection: () => socket,
+      method: req.method,
+      path: url.pathname + url.search,
+      headers,
+      setHost: false,
+    });
     upstream.on('response', (response) => {
       const out: Record<string, string | string[]> = {};
       // A site cannot pass itself off as the proxy: its own copy of the marker is dropped.
-      for (const [name, value] of Object.entries(response.headers)) if (value !== undefined && !HOP_BY_HOP.has(name) && name !== FAILURE_HEADER) out[name] = value;
+      for (const [name, value] of Object.entries(response.headers))
+        if (value !== undefined && !HOP_BY_HOP.has(name) && name !== FAILURE_HEADER) out[name] = value;
       res.writeHead(response.statusCode ?? 502, out);
       response.pipe(res);
     });
@@ -143,7 +187,9 @@ export async function startEgressProxy(policy: AddressPolicy, options: EgressPro
       if (res.headersSent) return void res.destroy();
       const failure = failureFromError(error, url);
       remember(url, failure);
-      res.writeHead(failureStatus(failure), { 'content-type': 'text/plain', [FAILURE_HEADER]: '1' }).end(failure.detail);
+      res
+        .writeHead(failureStatus(failure), { 'content-type': 'text/plain', [FAILURE_HEADER]: '1' })
+        .end(failure.detail);
     });
     req.pipe(upstream);
   }
@@ -172,7 +218,9 @@ export async function startEgressProxy(policy: AddressPolicy, options: EgressPro
   const server = createServer((req, res) => void forward(req, res));
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => void tunnel(req, client, head));
   // Plain ws:// upgrades through the proxy: the browser blocks WebSockets before they get here; refuse any that do.
-  server.on('upgrade', (_req: IncomingMessage, client: Socket) => client.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n'));
+  server.on('upgrade', (_req: IncomingMessage, client: Socket) =>
+    client.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n'),
+  );
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));

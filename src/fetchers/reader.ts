@@ -1,5 +1,6 @@
 // The reader fetcher: a client for a Jina-Reader-compatible API (GET `${READER_BASE_URL}${url}`, Bearer key, JSON
-// `{code, data: {title, content, url, description, publishedTime}}`). A fallback for sites that refuse us; never used when no key is configured.
+// `{code, data: {title, content, url, description, publishedTime}}`). A fallback for sites that refuse us; never used
+// when no key is configured.
 // The provider's own address is the operator's and not guarded; the guard checks the target before the provider is
 // asked and the final URL it reports after, so a self-hosted reader that follows redirects inward is refused.
 // A provider that reports no final URL, or resolves names differently, must block private addresses itself (README).
@@ -22,7 +23,11 @@ export interface ReaderOptions {
   policy: AddressPolicy;
 }
 
-const readerFailure = (detail: string, retryable: boolean): FetchFailure => ({ code: 'reader_failed', detail: `reader provider: ${detail}`, retryable });
+const readerFailure = (detail: string, retryable: boolean): FetchFailure => ({
+  code: 'reader_failed',
+  detail: `reader provider: ${detail}`,
+  retryable,
+});
 
 interface ReaderAnswer {
   code?: unknown;
@@ -33,7 +38,10 @@ interface ReaderAnswer {
 
 const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : null);
 
-async function readJson(body: AsyncIterable<Buffer | Uint8Array>, maxBytes: number): Promise<{ json: unknown } | { tooLarge: true } | { invalid: true }> {
+async function readJson(
+  body: AsyncIterable<Buffer | Uint8Array>,
+  maxBytes: number,
+): Promise<{ json: unknown } | { tooLarge: true } | { invalid: true }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -54,12 +62,20 @@ async function refusedFinalUrl(policy: AddressPolicy, target: URL, finalUrl: str
   const final = new URL(finalUrl);
   const refused = await checkTarget(policy, final);
   if (refused?.code !== 'blocked_url') return null;
-  return { ...refused, detail: `the reader provider was led from ${target.host} to ${final.host}, which the guard refuses: ${refused.detail}` };
+  return {
+    ...refused,
+    detail: `the reader provider was led from ${target.host} to ${final.host}, which the guard refuses: ${refused.detail}`,
+  };
 }
 
 export function createReaderFetcher(options: ReaderOptions): Fetcher {
   async function fetchPage(url: URL, signal?: AbortSignal): Promise<FetchOutcome> {
-    if (!options.apiKey) return failed({ code: 'fetcher_unavailable', detail: 'the reader provider is not configured (READER_API_KEY)', retryable: false });
+    if (!options.apiKey)
+      return failed({
+        code: 'fetcher_unavailable',
+        detail: 'the reader provider is not configured (READER_API_KEY)',
+        retryable: false,
+      });
     const refused = await checkTarget(options.policy, url);
     if (refused) return failed(refused);
     const endpoint = options.baseUrl + url.href;
@@ -73,24 +89,36 @@ export function createReaderFetcher(options: ReaderOptions): Fetcher {
       const read = await readJson(response.body, options.maxBytes);
       if (response.statusCode >= 400) {
         const message = 'json' in read ? text((read.json as ReaderAnswer | null)?.readableMessage) : null;
-        return failed(readerFailure(`answered ${response.statusCode}${message ? `: ${message.slice(0, 200)}` : ''}`, response.statusCode === 429 || response.statusCode >= 500));
+        return failed(
+          readerFailure(
+            `answered ${response.statusCode}${message ? `: ${message.slice(0, 200)}` : ''}`,
+            response.statusCode === 429 || response.statusCode >= 500,
+          ),
+        );
       }
       if ('tooLarge' in read) return failed(readerFailure(`answered with more than ${options.maxBytes} bytes`, false));
       if ('invalid' in read) return failed(readerFailure('answered with something that is not JSON', false));
       const answer = read.json as ReaderAnswer | null;
       const code = typeof answer?.code === 'number' ? answer.code : 200;
       const content = text(answer?.data?.content);
-      if (code !== 200 || !content) return failed(readerFailure(code !== 200 ? `answered code ${code}` : 'returned no content', code >= 500));
+      if (code !== 200 || !content)
+        return failed(readerFailure(code !== 200 ? `answered code ${code}` : 'returned no content', code >= 500));
       const title = text(answer?.data?.title);
       // A reader that fetched a challenge page returns it as content; it is not the page either.
       const challenge = detectChallenge({ status: 200, headers: {}, html: `<title>${title ?? ''}</title>${content}` });
-      if (challenge) return failed({ code: 'blocked_by_site', detail: `${url.host} showed the reader provider a bot challenge too (${challenge})`, retryable: true });
+      if (challenge)
+        return failed({
+          code: 'blocked_by_site',
+          detail: `${url.host} showed the reader provider a bot challenge too (${challenge})`,
+          retryable: true,
+        });
       const extracted = contentFromMarkdown(content, url.href);
       if (isEmptyContent(extracted)) return failed(readerFailure('returned no readable text', false));
       const finalUrl = text(answer?.data?.url) ?? url.href;
       const inward = await refusedFinalUrl(options.policy, url, finalUrl);
       if (inward) return failed(inward);
-      const markdown = title && !/^# /.test(extracted.markdown) ? `# ${title}\n\n${extracted.markdown}` : extracted.markdown;
+      const markdown =
+        title && !/^# /.test(extracted.markdown) ? `# ${title}\n\n${extracted.markdown}` : extracted.markdown;
       return {
         ok: true,
         page: {

@@ -4,7 +4,12 @@ import type { FetchFailure } from '../errors.js';
 import { BlockedAddressError, blockedFailure } from './guard.js';
 import { UnsupportedEncodingError } from './read-body.js';
 
-const unreachable = (detail: string, retryable: boolean, retryHint?: string): FetchFailure => ({ code: 'upstream_unreachable', detail, retryable, retryHint });
+const unreachable = (detail: string, retryable: boolean, retryHint?: string): FetchFailure => ({
+  code: 'upstream_unreachable',
+  detail,
+  retryable,
+  retryHint,
+});
 /** The host answered, so "check the URL" would mislead: its answer was what failed. */
 const BAD_ANSWER_HINT = "retry later; the site's answer could not be read";
 
@@ -32,7 +37,11 @@ export function failureFromError(error: unknown, url: URL): FetchFailure {
   const host = url.host;
   if (error instanceof BlockedAddressError) return blockedFailure(url);
   if (error instanceof UnsupportedEncodingError) {
-    return { code: 'unsupported_content', detail: `${host} answered with unsupported content-encoding ${error.encoding}`, retryable: false };
+    return {
+      code: 'unsupported_content',
+      detail: `${host} answered with unsupported content-encoding ${error.encoding}`,
+      retryable: false,
+    };
   }
   const code = codeOf(error);
   if (PROGRAMMER_ERRORS.has(code)) throw error;
@@ -51,9 +60,16 @@ export function failureFromError(error: unknown, url: URL): FetchFailure {
     case 'UND_ERR_BODY_TIMEOUT':
       return { code: 'upstream_timeout', detail: `${host} did not answer in time`, retryable: true };
   }
-  if (TLS_CODE.test(code)) return unreachable(`TLS connection to ${host} failed (${code})`, false, "the site's TLS certificate or set-up is broken; it cannot be fetched securely");
-  if (error instanceof errors.HTTPParserError || code.startsWith('HPE_')) return unreachable(`${host} sent an invalid HTTP response`, false, BAD_ANSWER_HINT);
-  if (CLOSED_EARLY.has(code)) return unreachable(`${host} closed the connection before the answer was complete`, true, BAD_ANSWER_HINT);
+  if (TLS_CODE.test(code))
+    return unreachable(
+      `TLS connection to ${host} failed (${code})`,
+      false,
+      "the site's TLS certificate or set-up is broken; it cannot be fetched securely",
+    );
+  if (error instanceof errors.HTTPParserError || code.startsWith('HPE_'))
+    return unreachable(`${host} sent an invalid HTTP response`, false, BAD_ANSWER_HINT);
+  if (CLOSED_EARLY.has(code))
+    return unreachable(`${host} closed the connection before the answer was complete`, true, BAD_ANSWER_HINT);
   return unreachable(`the request to ${host} failed${code ? ` (${code})` : ''}`, true, BAD_ANSWER_HINT);
 }
 
@@ -75,13 +91,28 @@ const CHROMIUM_CODES: Record<string, string> = {
 /** What the client's URL check says of a redirect to file:, data: and the like. */
 const NOT_WEB = new Set(['ERR_UNSAFE_REDIRECT', 'ERR_DISALLOWED_URL_SCHEME', 'ERR_UNKNOWN_URL_SCHEME']);
 
-/** The failure for a Chromium network error (`ERR_CONNECTION_REFUSED`, without `net::`), named as failureFromError would. */
+/** The failure for a Chromium network error (`ERR_CONNECTION_REFUSED`, no `net::`), as failureFromError names it. */
 export function failureFromChromium(netError: string, url: URL): FetchFailure {
   if (NOT_WEB.has(netError)) {
-    return { code: 'blocked_url', detail: `${url.host} leads to an address that is not http or https (${netError})`, retryable: false, retryHint: 'the address (or a redirect) is not a web page: only http and https can be fetched' };
+    return {
+      code: 'blocked_url',
+      detail: `${url.host} leads to an address that is not http or https (${netError})`,
+      retryable: false,
+      retryHint: 'the address (or a redirect) is not a web page: only http and https can be fetched',
+    };
   }
   // ERR_SSL_… already reads as a TLS code; ERR_CERT_X does once spelled CERT_X, as Node spells certificate errors.
-  const code = CHROMIUM_CODES[netError] ?? (netError.startsWith('ERR_CERT_') ? netError.slice('ERR_'.length) : netError.startsWith('ERR_SSL_') ? netError : '');
+  const code =
+    CHROMIUM_CODES[netError] ??
+    (netError.startsWith('ERR_CERT_')
+      ? netError.slice('ERR_'.length)
+      : netError.startsWith('ERR_SSL_')
+        ? netError
+        : '');
   if (code) return failureFromError(Object.assign(new Error(netError), { code }), url);
-  return unreachable(`the browser could not load ${url.host}${netError ? ` (${netError})` : ''}`, true, BAD_ANSWER_HINT);
+  return unreachable(
+    `the browser could not load ${url.host}${netError ? ` (${netError})` : ''}`,
+    true,
+    BAD_ANSWER_HINT,
+  );
 }

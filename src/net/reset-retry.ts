@@ -21,7 +21,8 @@ export function retryResetOnce(fresh: Dispatcher): Dispatcher.DispatcherComposeI
     let started = false;
     const firstTry: Dispatcher.DispatchHandler = {
       onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
-      onRequestUpgrade: (controller, status, headers, socket) => handler.onRequestUpgrade?.(controller, status, headers, socket),
+      onRequestUpgrade: (controller, status, headers, socket) =>
+        handler.onRequestUpgrade?.(controller, status, headers, socket),
       onResponseStart(controller, status, headers, message) {
         started = true;
         handler.onResponseStart?.(controller, status, headers, message);

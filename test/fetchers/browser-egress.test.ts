@@ -35,16 +35,26 @@ if (!skip) {
   });
 }
 
-test('over a few fetches, only the fixture host leaves through the egress proxy', { skip, timeout: 120_000 }, async (t) => {
-  const fetcher = createBrowserFetcher({ pool, policy: createAddressPolicy({ allowPrivateNetworks: true }), waitMs: 4000, timeoutMs: 15_000, maxBytes: 1 << 20 });
-  for (const path of ['/article', '/app-shell', '/short-analytics', '/article']) {
-    const outcome = await fetcher.fetch(new URL(site.url(path)));
-    assert.ok(outcome.ok, `${path}: ${JSON.stringify(outcome)}`);
-  }
-  // Chromium's background calls start a second or two after launch: give them the time to show up.
-  await sleep(3000);
-  assert.deepEqual([...leftFromPages], [new URL(site.origin).host]);
-  // The fixture is there too: a page's first request on a connection is challenged (407) before it sends credentials.
-  const own = [...refusedBrowserOwn].filter((host) => host !== new URL(site.origin).host);
-  t.diagnostic(`the browser's own requests refused at the proxy: ${own.join(', ') || 'none'}`);
-});
+test(
+  'over a few fetches, only the fixture host leaves through the egress proxy',
+  { skip, timeout: 120_000 },
+  async (t) => {
+    const fetcher = createBrowserFetcher({
+      pool,
+      policy: createAddressPolicy({ allowPrivateNetworks: true }),
+      waitMs: 4000,
+      timeoutMs: 15_000,
+      maxBytes: 1 << 20,
+    });
+    for (const path of ['/article', '/app-shell', '/short-analytics', '/article']) {
+      const outcome = await fetcher.fetch(new URL(site.url(path)));
+      assert.ok(outcome.ok, `${path}: ${JSON.stringify(outcome)}`);
+    }
+    // Chromium's background calls start a second or two after launch: give them the time to show up.
+    await sleep(3000);
+    assert.deepEqual([...leftFromPages], [new URL(site.origin).host]);
+    // The fixture is there too: a page's first request on a connection is challenged (407) before it sends credentials.
+    const own = [...refusedBrowserOwn].filter((host) => host !== new URL(site.origin).host);
+    t.diagnostic(`the browser's own requests refused at the proxy: ${own.join(', ') || 'none'}`);
+  },
+);

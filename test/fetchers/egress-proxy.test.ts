@@ -39,12 +39,15 @@ after(async () => {
 function viaProxy(url: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
   const { hostname, port } = new URL(proxy.url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, path: url, method: 'GET', headers: { host: new URL(url).host } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = httpRequest(
+      { host: hostname, port, path: url, method: 'GET', headers: { host: new URL(url).host } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -54,7 +57,9 @@ function viaProxy(url: string): Promise<{ status: number; headers: IncomingHttpH
 function tunnel(hostPort: string, via: EgressProxy = proxy): Promise<string> {
   const { port } = new URL(via.url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => socket.write(`CONNECT ${hostPort} HTTP/1.1\r\nHost: ${hostPort}\r\n\r\n`));
+    const socket = connect(Number(port), '127.0.0.1', () =>
+      socket.write(`CONNECT ${hostPort} HTTP/1.1\r\nHost: ${hostPort}\r\n\r\n`),
+    );
     socket.once('data', (chunk) => {
       resolve(chunk.toString('latin1').split('\r\n')[0]!);
       socket.destroy();
@@ -85,7 +90,12 @@ describe('egress proxy', () => {
     const res = await viaProxy(`http://127.0.0.1:${port}/x`);
     assert.equal(res.status, 502);
     assert.equal(res.headers[FAILURE_HEADER], '1');
-    assert.deepEqual(proxy.failureFor(new URL(`http://127.0.0.1:${port}/`)), { code: 'upstream_unreachable', detail: `127.0.0.1:${port} refused the connection`, retryable: true, retryHint: undefined });
+    assert.deepEqual(proxy.failureFor(new URL(`http://127.0.0.1:${port}/`)), {
+      code: 'upstream_unreachable',
+      detail: `127.0.0.1:${port} refused the connection`,
+      retryable: true,
+      retryHint: undefined,
+    });
     assert.match(await tunnel(`127.0.0.1:${port}`), / 502 /);
     assert.equal(proxy.failureFor(new URL(`https://127.0.0.1:${port}/`))?.code, 'upstream_unreachable');
   });
@@ -108,10 +118,16 @@ describe('egress proxy', () => {
     try {
       const before = allowed.hits();
       assert.equal(await send({}), 407);
-      assert.equal(await send({ 'proxy-authorization': `Basic ${Buffer.from('fetchdown:wrong').toString('base64')}` }), 407);
+      assert.equal(
+        await send({ 'proxy-authorization': `Basic ${Buffer.from('fetchdown:wrong').toString('base64')}` }),
+        407,
+      );
       assert.match(await tunnel(new URL(allowed.origin).host, guarded), / 407 /);
       assert.equal(allowed.hits(), before, 'refused before any connection');
-      assert.equal(await send({ 'proxy-authorization': `Basic ${Buffer.from('fetchdown:pw').toString('base64')}` }), 200);
+      assert.equal(
+        await send({ 'proxy-authorization': `Basic ${Buffer.from('fetchdown:pw').toString('base64')}` }),
+        200,
+      );
       assert.equal(guarded.unauthenticated, 3);
       const host = new URL(allowed.origin).host;
       assert.deepEqual(seen, [`${host} false`, `${host} false`, `${host} false`, `${host} true`]);
@@ -121,7 +137,9 @@ describe('egress proxy', () => {
   });
 
   test("a site's own copy of the failure marker is dropped", async () => {
-    const site = await startLoopback((_req, res) => res.writeHead(403, { [FAILURE_HEADER]: '1' }).end('the site says no'));
+    const site = await startLoopback((_req, res) =>
+      res.writeHead(403, { [FAILURE_HEADER]: '1' }).end('the site says no'),
+    );
     try {
       const res = await viaProxy(site.url('/'));
       assert.equal(res.status, 403);

@@ -4,7 +4,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createReaderFetcher } from '../../src/fetchers/reader.js';
 import { createAddressPolicy } from '../../src/net/guard.js';
-import { startFetcherSite, startReaderStandIn, startSecretServer, type FetcherSite, type ReaderStandIn } from '../helpers/fixture-fetchers.js';
+import {
+  startFetcherSite,
+  startReaderStandIn,
+  startSecretServer,
+  type FetcherSite,
+  type ReaderStandIn,
+} from '../helpers/fixture-fetchers.js';
 
 let reader: ReaderStandIn;
 let site: FetcherSite;
@@ -25,13 +31,23 @@ after(async () => {
 const policy = createAddressPolicy({
   allowPrivateNetworks: false,
   isBlocked: (ip) => ip !== '127.0.0.1',
-  resolveHost: async (hostname) => [{ address: hostname === 'internal.example' ? '127.0.0.2' : '127.0.0.1', family: 4 }],
+  resolveHost: async (hostname) => [
+    { address: hostname === 'internal.example' ? '127.0.0.2' : '127.0.0.1', family: 4 },
+  ],
 });
-const options = (apiKey: string | undefined) => ({ baseUrl: reader.baseUrl, apiKey, timeoutMs: 2000, maxBytes: 1 << 20, policy });
+const options = (apiKey: string | undefined) => ({
+  baseUrl: reader.baseUrl,
+  apiKey,
+  timeoutMs: 2000,
+  maxBytes: 1 << 20,
+  policy,
+});
 
 describe('reader', () => {
   test('GET base + URL with the Bearer key and Accept: application/json → the page', async () => {
-    const outcome = await createReaderFetcher(options('reader-key')).fetch(new URL('https://blocked.example/story?id=7'));
+    const outcome = await createReaderFetcher(options('reader-key')).fetch(
+      new URL('https://blocked.example/story?id=7'),
+    );
     assert.ok(outcome.ok, JSON.stringify(outcome));
     assert.equal(reader.requested.at(-1), 'https://blocked.example/story?id=7');
     assert.equal(outcome.page.title, 'Reader Copy');
@@ -49,7 +65,9 @@ describe('reader', () => {
     assert.ok(!down.ok);
     assert.equal(down.failure.code, 'reader_failed');
     assert.equal(down.failure.retryable, true);
-    const gone = await createReaderFetcher({ ...options('k'), baseUrl: 'http://127.0.0.1:9/r/' }).fetch(new URL('https://a.example/'));
+    const gone = await createReaderFetcher({ ...options('k'), baseUrl: 'http://127.0.0.1:9/r/' }).fetch(
+      new URL('https://a.example/'),
+    );
     assert.ok(!gone.ok);
     assert.equal(gone.failure.code, 'reader_failed');
   });

@@ -8,14 +8,19 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Clock } from '../../src/accounts/clock.js';
 import type { AddressRules } from '../../src/net/guard.js';
-import { createServices, type Services } from '../../src/services/index.js';
+import { createDeps, type Deps } from '../../src/deps.js';
 
 export interface TestApp {
   base: string;
-  services: Services;
+  services: Deps;
   /** Idempotent; also runs when the test ends. */
   close(): Promise<void>;
-  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; headers: Headers; body: any; text: string }>;
   post(path: string, body: unknown): Promise<{ status: number; headers: Headers; body: any; text: string }>;
   get(path: string): Promise<{ status: number; headers: Headers; body: any; text: string }>;
 }
@@ -32,9 +37,14 @@ const registerAfter = (t: Hookable, fn: () => Promise<void>) =>
 
 /**
  * options.clock: the accounts service's clock (month rollover, link expiry); the system clock by default.
- * options.addresses: the SSRF guard's rules, e.g. 127.0.0.1 public and 127.0.0.2 private with FETCH_ALLOW_PRIVATE_NETWORKS=0.
+ * options.addresses: the SSRF guard's rules, e.g. 127.0.0.1 public and 127.0.0.2 private with
+ * FETCH_ALLOW_PRIVATE_NETWORKS=0.
  */
-export async function buildTestApp(t: Hookable, env: Record<string, string> = {}, options: { clock?: Clock; addresses?: AddressRules } = {}): Promise<TestApp> {
+export async function buildTestApp(
+  t: Hookable,
+  env: Record<string, string> = {},
+  options: { clock?: Clock; addresses?: AddressRules } = {},
+): Promise<TestApp> {
   const ownDir = env.DATA_DIR === undefined;
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'fetchdown-test-'));
   const config = loadConfig({
@@ -48,7 +58,7 @@ export async function buildTestApp(t: Hookable, env: Record<string, string> = {}
     RATE_LIMIT_MAIL_PER_HOUR: '0',
     ...env,
   });
-  const services = createServices(config, options);
+  const services = createDeps(config, options);
   const app = await buildApp(services);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -69,7 +79,7 @@ export async function buildTestApp(t: Hookable, env: Record<string, string> = {}
     }
     const response = await fetch(base + path, init);
     const text = await response.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {

@@ -16,14 +16,21 @@ let apiKey: string;
 let closedPort: number;
 
 if (!skip) {
-  before(async () => {
-    secret = await startSecretServer('127.0.0.2');
-    site = await startFetcherSite({ secret: secret.origin });
-    closedPort = await findClosedPort();
-    // The guard on, with 127.0.0.1 standing for the public internet and 127.0.0.2 for an internal address.
-    api = await buildTestApp({ after }, { FETCH_ALLOW_PRIVATE_NETWORKS: '0', ROBOTS_TXT: 'ignore', BROWSER_POOL_SIZE: '1' }, { addresses: { isBlocked: (ip) => ip !== '127.0.0.1' } });
-    ({ apiKey } = await signUp(api));
-  }, { timeout: 60_000 });
+  before(
+    async () => {
+      secret = await startSecretServer('127.0.0.2');
+      site = await startFetcherSite({ secret: secret.origin });
+      closedPort = await findClosedPort();
+      // The guard on, with 127.0.0.1 standing for the public internet and 127.0.0.2 for an internal address.
+      api = await buildTestApp(
+        { after },
+        { FETCH_ALLOW_PRIVATE_NETWORKS: '0', ROBOTS_TXT: 'ignore', BROWSER_POOL_SIZE: '1' },
+        { addresses: { isBlocked: (ip) => ip !== '127.0.0.1' } },
+      );
+      ({ apiKey } = await signUp(api));
+    },
+    { timeout: 60_000 },
+  );
   after(async () => {
     await site.close();
     await secret.close();
@@ -40,7 +47,7 @@ async function creditsUsed(): Promise<number> {
   return res.body.credits_used;
 }
 
-/** Whether anything was cached for the URL under any fetcher: DELETE /cache removes every fetcher's copy and says so. */
+/** Whether anything was cached for the URL under any fetcher: DELETE /cache removes every fetcher's copy, says so. */
 async function wasCached(url: string): Promise<boolean> {
   const res = await api.request('DELETE', `/cache?url=${encodeURIComponent(url)}`);
   assert.equal(res.status, 200, res.text);
@@ -86,7 +93,11 @@ describe('browser failures over HTTP', { skip, timeout: 120_000 }, () => {
     assert.equal(html.body.code, 'upstream_unreachable', html.text);
     for (const target of [url, site.url(`/script-redirect?to=${encodeURIComponent(url)}`)]) {
       const browser = await fetchWith('browser', target);
-      assert.deepEqual([browser.status, browser.body.code], [html.status, html.body.code], `${target}: ${browser.text}`);
+      assert.deepEqual(
+        [browser.status, browser.body.code],
+        [html.status, html.body.code],
+        `${target}: ${browser.text}`,
+      );
       assert.match(browser.body.detail, /refused the connection/);
       await assertNotKept(target);
     }
@@ -98,7 +109,10 @@ describe('browser failures over HTTP', { skip, timeout: 120_000 }, () => {
     const html = await fetchWith('html', url);
     const browser = await fetchWith('browser', url);
     assert.equal(html.body.code, 'upstream_unreachable', html.text);
-    assert.deepEqual([browser.status, browser.body.code, browser.body.detail], [html.status, html.body.code, html.body.detail]);
+    assert.deepEqual(
+      [browser.status, browser.body.code, browser.body.detail],
+      [html.status, html.body.code, html.body.detail],
+    );
   });
 
   test('the same page that loads is content, billed and cached (the failures above are not a broken browser)', async () => {

@@ -3,7 +3,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { signUp, withKey } from '../helpers/accounts.js';
-import { startFetcherSite, startReaderStandIn, startSecretServer, type FetcherSite, type ReaderStandIn } from '../helpers/fixture-fetchers.js';
+import {
+  startFetcherSite,
+  startReaderStandIn,
+  startSecretServer,
+  type FetcherSite,
+  type ReaderStandIn,
+} from '../helpers/fixture-fetchers.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 let site: FetcherSite;
@@ -17,7 +23,13 @@ before(async () => {
   site = await startFetcherSite({ secret: secret.origin });
   reader = await startReaderStandIn('k');
   // The guard on, with 127.0.0.1 standing for the public internet and 127.0.0.2 for an internal address.
-  const env = { FETCH_ALLOW_PRIVATE_NETWORKS: '0', ROBOTS_TXT: 'ignore', READER_BASE_URL: reader.baseUrl, READER_API_KEY: 'k', BROWSER_POOL_SIZE: '0' };
+  const env = {
+    FETCH_ALLOW_PRIVATE_NETWORKS: '0',
+    ROBOTS_TXT: 'ignore',
+    READER_BASE_URL: reader.baseUrl,
+    READER_API_KEY: 'k',
+    BROWSER_POOL_SIZE: '0',
+  };
   api = await buildTestApp({ after }, env, { addresses: { isBlocked: (ip) => ip !== '127.0.0.1' } });
   ({ apiKey } = await signUp(api));
 });
@@ -27,7 +39,7 @@ after(async () => {
 
 const usage = async () => (await api.request('GET', '/account/usage', undefined, withKey(apiKey))).body.credits_used;
 
-test("a reader answer whose final URL the guard refuses is 403 blocked_url: not served, cached or billed", async () => {
+test('a reader answer whose final URL the guard refuses is 403 blocked_url: not served, cached or billed', async () => {
   const url = site.url(`/redirect?to=${encodeURIComponent(secret.url('/admin'))}`);
   const credits = await usage();
   const res = await api.request('POST', '/fetch', { url, fetcher: 'reader' }, withKey(apiKey));

@@ -65,7 +65,14 @@ let site: Awaited<ReturnType<typeof startResettingSite>>;
 let client: SafeClient;
 before(async () => {
   site = await startResettingSite();
-  client = createSafeClient({ allowPrivateNetworks: true, timeoutMs: 5000, maxBytes: 1 << 20, maxRedirects: 3, userAgent: 'FetchdownTest/1.0', maxConnectionsPerOrigin: 4 });
+  client = createSafeClient({
+    allowPrivateNetworks: true,
+    timeoutMs: 5000,
+    maxBytes: 1 << 20,
+    maxRedirects: 3,
+    userAgent: 'FetchdownTest/1.0',
+    maxConnectionsPerOrigin: 4,
+  });
 });
 after(async () => {
   await client.close();
@@ -76,9 +83,12 @@ describe('keep-alive resets', () => {
   test('300 GETs, 4 at a time, through a site that closes every reused connection: zero failures', async () => {
     const failures: string[] = [];
     for (let round = 0; round < 75; round++) {
-      const outcomes = await Promise.all([0, 1, 2, 3].map((i) => client.request(new URL(`${site.origin}/page/${round}-${i}`))));
-      for (const outcome of outcomes) if (!outcome.ok) failures.push(outcome.failure.detail);
-      else assert.equal(outcome.response.body.toString(), 'ok');
+      const outcomes = await Promise.all(
+        [0, 1, 2, 3].map((i) => client.request(new URL(`${site.origin}/page/${round}-${i}`))),
+      );
+      for (const outcome of outcomes)
+        if (!outcome.ok) failures.push(outcome.failure.detail);
+        else assert.equal(outcome.response.body.toString(), 'ok');
     }
     assert.deepEqual(failures, []);
     assert.ok(site.resets > 0, 'the site did close reused connections, so the retry was exercised');
@@ -101,7 +111,12 @@ describe('keep-alive resets', () => {
     const dispatcher = pooled.compose(retryResetOnce(fresh));
     const send = async (method: string, path: string) => {
       const before = site.requests.length;
-      const response = await dispatcher.request({ origin: site.origin, path, method, body: method === 'POST' ? '' : undefined });
+      const response = await dispatcher.request({
+        origin: site.origin,
+        path,
+        method,
+        body: method === 'POST' ? '' : undefined,
+      });
       return { text: await response.body.text(), sent: site.requests.slice(before) };
     };
     try {
@@ -111,7 +126,11 @@ describe('keep-alive resets', () => {
       assert.equal((await send('GET', '/warm')).text, 'ok');
       const before = site.requests.length;
       await assert.rejects(send('POST', '/order'), { code: 'UND_ERR_SOCKET' });
-      assert.deepEqual(site.requests.slice(before), ['POST /order'], 'sent once, on the reused connection, never again');
+      assert.deepEqual(
+        site.requests.slice(before),
+        ['POST /order'],
+        'sent once, on the reused connection, never again',
+      );
     } finally {
       await Promise.all([pooled.close(), fresh.close()]);
     }
