@@ -49,7 +49,7 @@ async function creditsUsed(): Promise<number> {
 
 /** Whether anything was cached for the URL under any fetcher: DELETE /cache removes every fetcher's copy, says so. */
 async function wasCached(url: string): Promise<boolean> {
-  const res = await api.request('DELETE', `/cache?url=${encodeURIComponent(url)}`);
+  const res = await api.request('DELETE', `/cache?url=${encodeURIComponent(url)}`, undefined, withKey(apiKey));
   assert.equal(res.status, 200, res.text);
   return res.body.deleted;
 }

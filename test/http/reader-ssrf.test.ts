@@ -47,7 +47,10 @@ test('a reader answer whose final URL the guard refuses is 403 blocked_url: not 
   assert.equal(res.body.code, 'blocked_url');
   assert.match(res.body.detail, /reader provider was led from/);
   assert.ok(!res.text.includes('TOP-SECRET'));
-  assert.equal((await api.request('DELETE', `/cache?url=${encodeURIComponent(url)}`)).body.deleted, false);
+  assert.equal(
+    (await api.request('DELETE', `/cache?url=${encodeURIComponent(url)}`, undefined, withKey(apiKey))).body.deleted,
+    false,
+  );
   assert.equal(await usage(), credits);
 });
 
