@@ -5,6 +5,7 @@ import { createAccountServices, type Clock } from './accounts/index.js';
 import { createCache } from './cache/index.js';
 import type { Config } from './config.js';
 import { createFetchers } from './fetchers/index.js';
+import type { AddressRules } from './net/guard.js';
 import { createSafeClient } from './net/safe-client.js';
 import { forCaller, type AgentHandle } from './operations/agent.js';
 import { createOperations } from './operations/index.js';
@@ -14,8 +15,11 @@ import { createEstimator } from './services/estimate.js';
 import { createFetchService } from './services/fetch-service.js';
 import { createSearchService } from './services/search.js';
 
-/** options.clock: the time of the accounts (months, expiries) and of cache expiry; the system clock unless given. */
-export function createDeps(config: Config, options: { clock?: Clock } = {}) {
+/**
+ * options.clock: the time of the accounts (months, expiries) and of cache expiry; the system clock unless given.
+ * options.addresses: which addresses the SSRF guard blocks and how it resolves names (tests: a public 127.0.0.1).
+ */
+export function createDeps(config: Config, options: { clock?: Clock; addresses?: AddressRules } = {}) {
   const log = pino({ level: config.LOG_LEVEL, name: 'fetchdown' });
   const cache = createCache(config, options.clock);
   const client = createSafeClient({
@@ -24,8 +28,9 @@ export function createDeps(config: Config, options: { clock?: Clock } = {}) {
     maxBytes: config.FETCH_MAX_BYTES,
     maxRedirects: config.FETCH_MAX_REDIRECTS,
     userAgent: config.USER_AGENT,
+    ...options.addresses,
   });
-  const fetchers = createFetchers(config, { client, cache });
+  const fetchers = createFetchers(config, { client, cache, addresses: options.addresses });
   const fetchService = createFetchService({ config, cache, router: fetchers.router });
   const estimate = createEstimator({ client, fetchService });
   const search = createSearchService({ provider: createSearchProvider(config), fetchService });

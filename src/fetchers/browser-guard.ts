@@ -3,7 +3,8 @@
 // outright and images, fonts and media are never loaded. Behind it, the egress proxy checks again at connect time.
 import type { BrowserContext, Route } from 'playwright-core';
 import type { FetchFailure } from '../errors.js';
-import { blockedFailure, ipLiteralOf, type AddressPolicy } from '../net/guard.js';
+import { failureFromError } from '../net/failures.js';
+import { ipLiteralOf, type AddressPolicy } from '../net/guard.js';
 
 /** Not needed for text, and the bulk of a page's bytes. */
 export const BLOCKED_RESOURCE_TYPES: ReadonlySet<string> = new Set(['image', 'font', 'media']);
@@ -43,12 +44,18 @@ export function createLoadGuard(policy: AddressPolicy): LoadGuard {
   };
 }
 
-/** The target URL itself, before any browser or reader is asked to load it: the same check the HTTP client makes. */
+/**
+ * The target URL itself, before any browser or reader is asked to load it: the same check, and the same failure
+ * (blocked_url, or upstream_unreachable for a name that does not resolve), as the HTTP client's.
+ */
 export async function checkTarget(policy: AddressPolicy, url: URL): Promise<FetchFailure | null> {
   const refused = policy.checkUrl(url);
   if (refused) return refused;
   if (ipLiteralOf(url) !== null) return null;
-  return (await resolvesToAllowed(policy, url.hostname)) ? null : blockedFailure(url);
+  const error = await new Promise<Error | null>((resolve) =>
+    policy.lookup(url.hostname, { all: true }, (failure) => resolve(failure)),
+  );
+  return error ? failureFromError(error, url) : null;
 }
 
 async function decide(route: Route, policy: AddressPolicy, load: LoadGuard): Promise<'continue' | 'abort'> {

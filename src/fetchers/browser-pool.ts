@@ -1,14 +1,18 @@
 // One headless Chromium (Debian's, or a remote one over CDP) and a pool of guarded contexts reused across requests:
 // a bounded queue when all are busy, a relaunch after a crash, storage wiped between callers, closed on shutdown.
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import type { FetchFailure } from '../errors.js';
 import type { AddressPolicy } from '../net/guard.js';
 import { createLoadGuard, guardContext, type LoadGuard } from './browser-guard.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 
 /**
  * Flags for Debian's Chromium on a closed network: without the background-networking ones it keeps trying to reach
- * Google's services. WebRTC may only use the proxy, so no UDP leaves past the guard.
+ * Google's services. WebRTC may only use the proxy, so no UDP leaves past the guard. Flags are not enough (Chromium
+ * 156 still asks update.googleapis.com for an on-demand component and accounts.google.com for sign-in state), so
+ * the egress proxy also refuses whatever does not come from a page context (see launch()).
  */
 export const CHROMIUM_FLAGS = [
   '--headless',
@@ -19,6 +23,9 @@ export const CHROMIUM_FLAGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  '--disable-domain-reliability',
+  '--disable-client-side-phishing-detection',
+  '--no-pings',
   '--disable-dev-shm-usage',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
@@ -60,6 +67,8 @@ export interface BrowserPoolOptions {
   userAgent: string;
   /** How long a caller may wait in the queue. */
   acquireTimeoutMs: number;
+  /** Sees every URL (or host and port) the browser asks its egress proxy for; `fromPage` false for its own traffic. */
+  onEgress?: (target: URL, fromPage: boolean) => void;
 }
 
 /** What a caller gets for one page load. */
@@ -68,6 +77,8 @@ export interface Lease {
   load: LoadGuard;
   /** Requests of this page load not yet finished, and when the last one started or ended. */
   network: { inflight: number; lastActivity: number };
+  /** Why the egress proxy last failed to reach this URL's host and port; null with a remote browser (no proxy). */
+  egressFailure(url: URL): FetchFailure | null;
 }
 
 export type LeaseOutcome<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -101,6 +112,8 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   let browser: Browser | null = null;
   let launching: Promise<Browser> | null = null;
   let proxy: EgressProxy | null = null;
+  // Known to this process alone: what sets a page's requests apart from the browser's own at the egress proxy.
+  const proxyCredentials = { username: 'fetchdown', password: randomBytes(24).toString('base64url') };
   let lastLaunchFailure: { at: number; message: string } | null = null;
   let launches = 0;
   let closed = false;
@@ -126,13 +139,14 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       const { url, headers } = remoteEndpoint(options.wsEndpoint, options.apiKey);
       return chromium.connectOverCDP(url, { headers, timeout: LAUNCH_TIMEOUT_MS });
     }
-    proxy ??= await startEgressProxy(options.policy);
+    proxy ??= await startEgressProxy(options.policy, { credentials: proxyCredentials, onRequest: options.onEgress });
     return chromium.launch({
       executablePath: options.chromiumPath,
       headless: true,
       chromiumSandbox: false,
       timeout: LAUNCH_TIMEOUT_MS,
-      // Loopback too goes through the proxy (Chromium bypasses it for loopback unless told `<-loopback>`).
+      // Loopback too goes through the proxy (Chromium bypasses it for loopback unless told `<-loopback>`). The
+      // browser-wide proxy has no credentials: only the contexts' requests (createSlot) can pass it.
       args: [...CHROMIUM_FLAGS, `--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>'],
     });
   }
@@ -171,6 +185,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       acceptDownloads: false,
       viewport: { width: 1280, height: 900 },
       locale: 'en-US',
+      ...(proxy ? { proxy: { server: proxy.url, bypass: '<-loopback>', ...proxyCredentials } } : {}),
     });
     const slot: Slot = {
       browser: owner,
@@ -297,6 +312,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         page: slot.page,
         load: createLoadGuard(options.policy),
         network: { inflight: 0, lastActivity: performance.now() },
+        egressFailure: (url) => proxy?.failureFor(url) ?? null,
       };
       slot.lease = lease;
       slot.uses++;

@@ -1,14 +1,13 @@
 // The browser fetcher: loads the page in a pooled headless Chromium, waits until the DOM and the network are quiet
 // (capped by BROWSER_WAIT_MS), then extracts the rendered HTML with the same extractor as the html fetcher.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errors as playwrightErrors, type Response } from 'playwright-core';
-import type { FetchFailure } from '../errors.js';
+import type { Response } from 'playwright-core';
 import { extractHtml, type ExtractedContent } from '../extract/index.js';
-import { blockedFailure, type AddressPolicy } from '../net/guard.js';
+import type { AddressPolicy } from '../net/guard.js';
+import { navigationFailure, watchDocument, type DocumentWatch } from './browser-failures.js';
 import { checkTarget } from './browser-guard.js';
 import type { BrowserPool, Lease } from './browser-pool.js';
 import { detectChallenge } from './challenge.js';
-import { REFUSED_HEADER } from './egress-proxy.js';
 import { emptyFailure, isEmptyContent } from './html.js';
 import { failed, type Fetcher, type FetchOutcome } from './types.js';
 
@@ -57,44 +56,6 @@ function redirectsOf(response: Response): number {
   return count;
 }
 
-/** A navigation error → the failure a caller understands; the guard's own refusal of the document is blocked_url. */
-function navigationFailure(error: unknown, url: URL, lease: Lease, timeoutMs: number): FetchFailure {
-  const message = error instanceof Error ? error.message : String(error);
-  const refused = lease.load.refused.at(-1);
-  if (/ERR_BLOCKED_BY_CLIENT/.test(message) && refused) {
-    const host = new URL(refused).hostname;
-    return {
-      code: 'blocked_url',
-      detail: `${host} is or resolves to a private or reserved address; only public internet addresses can be fetched`,
-      retryable: false,
-    };
-  }
-  if (error instanceof playwrightErrors.TimeoutError)
-    return {
-      code: 'upstream_timeout',
-      detail: `${url.host} did not load within ${timeoutMs} ms in the browser`,
-      retryable: true,
-    };
-  if (/Download is starting/i.test(message))
-    return {
-      code: 'unsupported_content',
-      detail: `${url.host} answered a file download, not a page; try fetcher "pdf" for PDFs`,
-      retryable: false,
-    };
-  const net = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
-  if (net === 'ERR_NAME_NOT_RESOLVED')
-    return {
-      code: 'upstream_unreachable',
-      detail: `${url.hostname} does not resolve (no such host)`,
-      retryable: false,
-    };
-  return {
-    code: 'upstream_unreachable',
-    detail: `the browser could not load ${url.host}${net ? ` (${net})` : ''}`,
-    retryable: true,
-  };
-}
-
 /** The document as it is now; once more after a moment if a client-side navigation was replacing it. */
 async function readHtml(lease: Lease): Promise<string> {
   return lease.page.content().catch(async () => {
@@ -103,17 +64,23 @@ async function readHtml(lease: Lease): Promise<string> {
   });
 }
 
-async function render(lease: Lease, url: URL, options: BrowserFetcherOptions): Promise<FetchOutcome> {
+async function render(
+  lease: Lease,
+  url: URL,
+  options: BrowserFetcherOptions,
+  watch: DocumentWatch,
+): Promise<FetchOutcome> {
   const { page } = lease;
   let response: Response | null;
   try {
     response = await page.goto(url.href, { waitUntil: 'domcontentloaded', timeout: options.timeoutMs });
   } catch (error) {
-    return failed(navigationFailure(error, url, lease, options.timeoutMs));
+    return failed(navigationFailure(error, url, lease, watch, options.timeoutMs));
   }
   const status = response?.status() ?? 200;
   const headers: Record<string, string> = (await response?.allHeaders().catch(() => ({}))) ?? {};
-  if (headers[REFUSED_HEADER]) return failed(blockedFailure(new URL(response?.url() ?? url.href)));
+  const notLoaded = watch.failure();
+  if (notLoaded) return failed(notLoaded);
   if (status >= 400) {
     const challenge = detectChallenge({ status, headers, html: await readHtml(lease) });
     if (challenge)
@@ -141,6 +108,9 @@ async function render(lease: Lease, url: URL, options: BrowserFetcherOptions): P
     if (!isEmptyContent(content) || performance.now() >= waitEnd) break;
     await sleep(POLL_MS);
   }
+  // The page may have navigated on by script or meta refresh, to somewhere that failed: that is not the page either.
+  const navigatedAway = watch.failure();
+  if (navigatedAway) return failed(navigatedAway);
   const finalUrl = page.url();
   const challenge = detectChallenge({ status, headers, html });
   if (challenge)
@@ -185,8 +155,9 @@ async function renderWithin(lease: Lease, url: URL, options: BrowserFetcherOptio
     expired = true;
     void lease.page.close().catch(() => undefined);
   }, budget);
+  const watch = watchDocument(lease);
   try {
-    return await render(lease, url, options);
+    return await render(lease, url, options, watch);
   } catch (error) {
     if (expired)
       return failed({
@@ -197,6 +168,7 @@ async function renderWithin(lease: Lease, url: URL, options: BrowserFetcherOptio
     throw error;
   } finally {
     clearTimeout(timer);
+    watch.stop();
   }
 }
 

@@ -1,9 +1,19 @@
 // The browser's only way out: a forward proxy on 127.0.0.1 that Chromium is started with. It connects with the SSRF
 // guard's lookup, which resolves once, refuses blocked addresses and hands the socket exactly the address it checked,
 // so DNS rebinding cannot slip a page's request past the route-level check (Chromium never resolves names itself).
+// With credentials, only the pages' contexts (which hold them) get through: the browser's own traffic is refused.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  STATUS_CODES,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { FetchFailure } from '../errors.js';
+import { failureFromError } from '../net/failures.js';
 import type { AddressPolicy } from '../net/guard.js';
 
 export interface EgressProxy {
@@ -11,7 +21,24 @@ export interface EgressProxy {
   readonly url: string;
   /** Connections refused by the guard since start (tests and metrics). */
   readonly refused: number;
+  /** Requests refused for want of the proxy credentials: the browser's own background traffic (tests and metrics). */
+  readonly unauthenticated: number;
+  /**
+   * Why the last connection to this URL's host and port failed, as the HTTP client would say it (blocked_url,
+   * upstream_unreachable…); null once one succeeds. Chromium only reports "tunnel failed" for https: this says why.
+   */
+  failureFor(url: URL): FetchFailure | null;
   close(): Promise<void>;
+}
+
+export interface EgressProxyOptions {
+  /**
+   * When set, only requests carrying these proxy credentials go out; the rest are answered 407. The pool gives them to
+   * its page contexts alone, so Chromium's own traffic (component updates, account checks) never leaves.
+   */
+  credentials?: { username: string; password: string };
+  /** Called with every URL (http) or host and port (CONNECT) asked for, and whether it carried the credentials. */
+  onRequest?: (target: URL, authenticated: boolean) => void;
 }
 
 /** Headers that describe one hop, not the request (RFC 9110 §7.6.1), plus the proxy's own. */
@@ -28,9 +55,21 @@ const HOP_BY_HOP = new Set([
 ]);
 
 const CONNECT_TIMEOUT_MS = 15_000;
+const AUTH_REQUIRED =
+  'HTTP/1.1 407 Proxy Authentication Required\r\n' +
+  'proxy-authenticate: Basic realm="fetchdown"\r\ncontent-length: 0\r\n\r\n';
 
-/** Marks the proxy's own refusals of plain-http requests, so a refused document is not taken for the site's 403. */
-export const REFUSED_HEADER = 'x-fetchdown-refused';
+/** Marks the proxy's own failure answers to plain-http requests, so they are not taken for the site's 403 or 502. */
+export const FAILURE_HEADER = 'x-fetchdown-egress-failure';
+/** Failures remembered per host and port: enough for the pages in flight, bounded whatever a page asks for. */
+const REMEMBERED_FAILURES = 256;
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** `host:port` with the scheme's default port spelled out, as a CONNECT line names it. */
+function authorityOf(url: URL): string {
+  return `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
+}
 
 function target(raw: string, scheme: 'http:' | 'https:'): URL | null {
   try {
@@ -41,15 +80,40 @@ function target(raw: string, scheme: 'http:' | 'https:'): URL | null {
   }
 }
 
-export async function startEgressProxy(policy: AddressPolicy): Promise<EgressProxy> {
+export async function startEgressProxy(policy: AddressPolicy, options: EgressProxyOptions = {}): Promise<EgressProxy> {
   let refused = 0;
+  let unauthenticated = 0;
   const sockets = new Set<Socket>();
+  const failures = new Map<string, FetchFailure>();
+  const expected = options.credentials
+    ? digest(
+        `Basic ${Buffer.from(`${options.credentials.username}:${options.credentials.password}`).toString('base64')}`,
+      )
+    : null;
 
-  /** Opens a TCP connection the guard allows; null (and counted) when it refuses. */
-  function open(url: URL, defaultPort: number): Promise<Socket | null> {
-    if (policy.checkUrl(url)) {
-      refused++;
-      return Promise.resolve(null);
+  /** True when no credentials are required or the request carries them; counted otherwise. */
+  function authenticated(req: IncomingMessage, url: URL): boolean {
+    const ok = !expected || timingSafeEqual(digest(req.headers['proxy-authorization'] ?? ''), expected);
+    if (!ok) unauthenticated++;
+    options.onRequest?.(url, ok);
+    return ok;
+  }
+
+  function remember(url: URL, failure: FetchFailure | null): void {
+    const key = authorityOf(url);
+    failures.delete(key);
+    if (!failure) return;
+    if (failure.code === 'blocked_url') refused++;
+    failures.set(key, failure);
+    if (failures.size > REMEMBERED_FAILURES) failures.delete(failures.keys().next().value!);
+  }
+
+  /** Opens a TCP connection the guard allows; otherwise the failure, as the HTTP client would report it. */
+  function open(url: URL, defaultPort: number): Promise<{ socket: Socket } | { failure: FetchFailure }> {
+    const checked = policy.checkUrl(url);
+    if (checked) {
+      remember(url, checked);
+      return Promise.resolve({ failure: checked });
     }
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     return new Promise((resolve) => {
@@ -59,30 +123,47 @@ export async function startEgressProxy(policy: AddressPolicy): Promise<EgressPro
         lookup: policy.lookup,
         timeout: CONNECT_TIMEOUT_MS,
       });
-      const fail = (error?: Error) => {
-        if ((error as { code?: string } | undefined)?.code === 'ERR_BLOCKED_ADDRESS') refused++;
+      const fail = (failure: FetchFailure) => {
         socket.destroy();
-        resolve(null);
+        remember(url, failure);
+        resolve({ failure });
       };
       socket.once('connect', () => {
         socket.setTimeout(0);
-        socket.off('error', fail);
-        resolve(socket);
+        socket.off('error', onError);
+        remember(url, null);
+        resolve({ socket });
       });
-      socket.once('error', fail);
-      socket.once('timeout', () => fail());
+      const onError = (error: Error) => fail(failureFromError(error, url));
+      socket.once('error', onError);
+      socket.once('timeout', () =>
+        fail({
+          code: 'upstream_timeout',
+          detail: `${url.host} did not accept a connection within ${CONNECT_TIMEOUT_MS} ms`,
+          retryable: true,
+        }),
+      );
     });
+  }
+
+  /** The proxy's own answer when it could not reach the site: 403 for the guard's refusals, 502 otherwise. */
+  function failureStatus(failure: FetchFailure): number {
+    return failure.code === 'blocked_url' ? 403 : failure.code === 'upstream_timeout' ? 504 : 502;
   }
 
   // Plain http: the request line carries the absolute URL.
   async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = target(req.url ?? '', 'http:');
     if (!url) return void res.writeHead(400).end();
-    const socket = await open(url, 80);
-    if (!socket)
+    if (!authenticated(req, url))
+      return void res.writeHead(407, { 'proxy-authenticate': 'Basic realm="fetchdown"' }).end();
+    const opened = await open(url, 80);
+    if ('failure' in opened) {
       return void res
-        .writeHead(403, { 'content-type': 'text/plain', [REFUSED_HEADER]: '1' })
-        .end('refused by the SSRF guard');
+        .writeHead(failureStatus(opened.failure), { 'content-type': 'text/plain', [FAILURE_HEADER]: '1' })
+        .end(opened.failure.detail);
+    }
+    const { socket } = opened;
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers))
       if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
@@ -96,12 +177,20 @@ export async function startEgressProxy(policy: AddressPolicy): Promise<EgressPro
     });
     upstream.on('response', (response) => {
       const out: Record<string, string | string[]> = {};
+      // A site cannot pass itself off as the proxy: its own copy of the marker is dropped.
       for (const [name, value] of Object.entries(response.headers))
-        if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+        if (value !== undefined && !HOP_BY_HOP.has(name) && name !== FAILURE_HEADER) out[name] = value;
       res.writeHead(response.statusCode ?? 502, out);
       response.pipe(res);
     });
-    upstream.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
+    upstream.on('error', (error) => {
+      if (res.headersSent) return void res.destroy();
+      const failure = failureFromError(error, url);
+      remember(url, failure);
+      res
+        .writeHead(failureStatus(failure), { 'content-type': 'text/plain', [FAILURE_HEADER]: '1' })
+        .end(failure.detail);
+    });
     req.pipe(upstream);
   }
 
@@ -109,8 +198,14 @@ export async function startEgressProxy(policy: AddressPolicy): Promise<EgressPro
   async function tunnel(req: IncomingMessage, client: Socket, head: Buffer): Promise<void> {
     client.on('error', () => client.destroy());
     const url = target(req.url ?? '', 'https:');
-    const upstream = url ? await open(url, 443) : null;
-    if (!upstream) return void client.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
+    if (!url) return void client.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n');
+    if (!authenticated(req, url)) return void client.end(AUTH_REQUIRED);
+    const opened = await open(url, 443);
+    if ('failure' in opened) {
+      const status = failureStatus(opened.failure);
+      return void client.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-length: 0\r\n\r\n`);
+    }
+    const upstream = opened.socket;
     sockets.add(upstream);
     upstream.on('close', () => sockets.delete(upstream));
     upstream.on('error', () => client.destroy());
@@ -138,6 +233,10 @@ export async function startEgressProxy(policy: AddressPolicy): Promise<EgressPro
     get refused() {
       return refused;
     },
+    get unauthenticated() {
+      return unauthenticated;
+    },
+    failureFor: (url) => failures.get(authorityOf(url)) ?? null,
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));

@@ -1,7 +1,7 @@
 // Builds the four fetchers and the router from the config; the services layer holds the result and closes it.
 import type { Cache } from '../cache/types.js';
 import { BOT_TOKEN, type Config } from '../config.js';
-import { createAddressPolicy } from '../net/guard.js';
+import { createAddressPolicy, type AddressRules } from '../net/guard.js';
 import type { SafeClient } from '../net/safe-client.js';
 import { createBrowserFetcher } from './browser.js';
 import { createBrowserPool } from './browser-pool.js';
@@ -13,10 +13,10 @@ import { createRouter } from './router.js';
 
 export type { Router, Routed } from './router.js';
 
-export function createFetchers(config: Config, deps: { client: SafeClient; cache: Cache }) {
+export function createFetchers(config: Config, deps: { client: SafeClient; cache: Cache; addresses?: AddressRules }) {
   const { client, cache } = deps;
   // The same rules as the client's own policy: one flag, the same blocked ranges, the same resolver.
-  const policy = createAddressPolicy({ allowPrivateNetworks: config.FETCH_ALLOW_PRIVATE_NETWORKS });
+  const policy = createAddressPolicy({ allowPrivateNetworks: config.FETCH_ALLOW_PRIVATE_NETWORKS, ...deps.addresses });
   const pool = createBrowserPool({
     policy,
     size: config.BROWSER_POOL_SIZE,
@@ -45,6 +45,7 @@ export function createFetchers(config: Config, deps: { client: SafeClient; cache
         apiKey: config.READER_API_KEY,
         timeoutMs: config.FETCH_TIMEOUT_MS,
         maxBytes: config.FETCH_MAX_BYTES,
+        policy,
       }),
     },
     robots: config.ROBOTS_TXT === 'ignore' ? null : createRobotsPolicy({ client, cache, token: BOT_TOKEN }),

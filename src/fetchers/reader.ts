@@ -1,10 +1,13 @@
 // The reader fetcher: a client for a Jina-Reader-compatible API (GET `${READER_BASE_URL}${url}`, Bearer key, JSON
 // `{code, data: {title, content, url, description, publishedTime}}`). A fallback for sites that refuse us; never used
 // when no key is configured.
-// Not through the SSRF guard: the provider's address comes from the operator's config, and the router has checked
-// the target URL against the guard before it gets here (a self-hosted reader must not become a way in).
+// The provider's own address is the operator's and not guarded; the guard checks the target before the provider is
+// asked and the final URL it reports after, so a self-hosted reader that follows redirects inward is refused.
+// A provider that reports no final URL, or resolves names differently, must block private addresses itself (README).
 import { errors, request } from 'undici';
 import type { FetchFailure } from '../errors.js';
+import type { AddressPolicy } from '../net/guard.js';
+import { checkTarget } from './browser-guard.js';
 import { normaliseDate } from '../extract/dates.js';
 import { contentFromMarkdown } from '../extract/index.js';
 import { detectChallenge } from './challenge.js';
@@ -16,6 +19,8 @@ export interface ReaderOptions {
   apiKey: string | undefined;
   timeoutMs: number;
   maxBytes: number;
+  /** The SSRF guard's policy, for the target and the final URL the provider reports. */
+  policy: AddressPolicy;
 }
 
 const readerFailure = (detail: string, retryable: boolean): FetchFailure => ({
@@ -51,6 +56,18 @@ async function readJson(
   }
 }
 
+/** The guard's verdict on where the provider says it ended up, when that is somewhere else than the target. */
+async function refusedFinalUrl(policy: AddressPolicy, target: URL, finalUrl: string): Promise<FetchFailure | null> {
+  if (finalUrl === target.href || !URL.canParse(finalUrl)) return null;
+  const final = new URL(finalUrl);
+  const refused = await checkTarget(policy, final);
+  if (refused?.code !== 'blocked_url') return null;
+  return {
+    ...refused,
+    detail: `the reader provider was led from ${target.host} to ${final.host}, which the guard refuses: ${refused.detail}`,
+  };
+}
+
 export function createReaderFetcher(options: ReaderOptions): Fetcher {
   async function fetchPage(url: URL, signal?: AbortSignal): Promise<FetchOutcome> {
     if (!options.apiKey)
@@ -59,6 +76,8 @@ export function createReaderFetcher(options: ReaderOptions): Fetcher {
         detail: 'the reader provider is not configured (READER_API_KEY)',
         retryable: false,
       });
+    const refused = await checkTarget(options.policy, url);
+    if (refused) return failed(refused);
     const endpoint = options.baseUrl + url.href;
     const deadline = AbortSignal.timeout(options.timeoutMs);
     try {
@@ -96,6 +115,8 @@ export function createReaderFetcher(options: ReaderOptions): Fetcher {
       const extracted = contentFromMarkdown(content, url.href);
       if (isEmptyContent(extracted)) return failed(readerFailure('returned no readable text', false));
       const finalUrl = text(answer?.data?.url) ?? url.href;
+      const inward = await refusedFinalUrl(options.policy, url, finalUrl);
+      if (inward) return failed(inward);
       const markdown =
         title && !/^# /.test(extracted.markdown) ? `# ${title}\n\n${extracted.markdown}` : extracted.markdown;
       return {

@@ -72,3 +72,47 @@ export function failureFromError(error: unknown, url: URL): FetchFailure {
     return unreachable(`${host} closed the connection before the answer was complete`, true, BAD_ANSWER_HINT);
   return unreachable(`the request to ${host} failed${code ? ` (${code})` : ''}`, true, BAD_ANSWER_HINT);
 }
+
+// Chromium's names (net::ERR_…) for the failures above, so a browser reports them in the HTTP client's words.
+const CHROMIUM_CODES: Record<string, string> = {
+  ERR_NAME_NOT_RESOLVED: 'ENOTFOUND',
+  ERR_NAME_RESOLUTION_FAILED: 'EAI_AGAIN',
+  ERR_CONNECTION_REFUSED: 'ECONNREFUSED',
+  ERR_ADDRESS_UNREACHABLE: 'EHOSTUNREACH',
+  ERR_INTERNET_DISCONNECTED: 'ENETUNREACH',
+  ERR_CONNECTION_TIMED_OUT: 'UND_ERR_CONNECT_TIMEOUT',
+  ERR_TIMED_OUT: 'UND_ERR_HEADERS_TIMEOUT',
+  ERR_CONNECTION_RESET: 'ECONNRESET',
+  ERR_CONNECTION_CLOSED: 'UND_ERR_SOCKET',
+  ERR_EMPTY_RESPONSE: 'UND_ERR_SOCKET',
+  ERR_CONNECTION_ABORTED: 'ECONNABORTED',
+  ERR_INVALID_HTTP_RESPONSE: 'HPE_INVALID_CONSTANT',
+};
+/** What the client's URL check says of a redirect to file:, data: and the like. */
+const NOT_WEB = new Set(['ERR_UNSAFE_REDIRECT', 'ERR_DISALLOWED_URL_SCHEME', 'ERR_UNKNOWN_URL_SCHEME']);
+
+/** The failure for a Chromium network error (`ERR_CONNECTION_REFUSED`, no `net::`), as failureFromError names it. */
+export function failureFromChromium(netError: string, url: URL): FetchFailure {
+  if (NOT_WEB.has(netError)) {
+    return {
+      code: 'blocked_url',
+      detail: `${url.host} leads to an address that is not http or https (${netError})`,
+      retryable: false,
+      retryHint: 'the address (or a redirect) is not a web page: only http and https can be fetched',
+    };
+  }
+  // ERR_SSL_… already reads as a TLS code; ERR_CERT_X does once spelled CERT_X, as Node spells certificate errors.
+  const code =
+    CHROMIUM_CODES[netError] ??
+    (netError.startsWith('ERR_CERT_')
+      ? netError.slice('ERR_'.length)
+      : netError.startsWith('ERR_SSL_')
+        ? netError
+        : '');
+  if (code) return failureFromError(Object.assign(new Error(netError), { code }), url);
+  return unreachable(
+    `the browser could not load ${url.host}${netError ? ` (${netError})` : ''}`,
+    true,
+    BAD_ANSWER_HINT,
+  );
+}

@@ -23,6 +23,9 @@ export interface AddressPolicyOptions {
   resolveHost?: ResolveHost;
 }
 
+/** What a deployment (or a test) may change about the policy besides the flag: which addresses, which resolver. */
+export type AddressRules = Pick<AddressPolicyOptions, 'isBlocked' | 'resolveHost'>;
+
 export interface AddressPolicy {
   /** Whether a socket may connect to this IP address. */
   allows(ip: string): boolean;

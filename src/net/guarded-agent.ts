@@ -4,13 +4,18 @@ import { isIP } from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import { BlockedAddressError, type AddressPolicy } from './guard.js';
 
-export function createGuardedAgent(
-  policy: AddressPolicy,
-  opts: { timeoutMs: number; maxConnectionsPerOrigin?: number },
-): Agent {
+export interface GuardedAgentOptions {
+  timeoutMs: number;
+  maxConnectionsPerOrigin?: number;
+  /** False: one request per connection (the retry after a reset must not land on another stale socket). */
+  keepAlive?: boolean;
+}
+
+export function createGuardedAgent(policy: AddressPolicy, opts: GuardedAgentOptions): Agent {
   const connect = buildConnector({ lookup: policy.lookup, timeout: opts.timeoutMs });
   return new Agent({
     connections: opts.maxConnectionsPerOrigin ?? null,
+    ...(opts.keepAlive === false ? { pipelining: 0 } : {}),
     headersTimeout: opts.timeoutMs,
     bodyTimeout: opts.timeoutMs,
     connect(options, callback) {

@@ -6,6 +6,7 @@ import { failureFromError } from './failures.js';
 import { createAddressPolicy, type ResolveHost } from './guard.js';
 import { createGuardedAgent } from './guarded-agent.js';
 import { parseEncodings, readBody, type ReadBody } from './read-body.js';
+import { retryResetOnce } from './reset-retry.js';
 
 export interface SafeClientOptions {
   allowPrivateNetworks: boolean;
@@ -69,7 +70,10 @@ export function createSafeClient(opts: SafeClientOptions): SafeClient {
     isBlocked: opts.isBlocked,
     resolveHost: opts.resolveHost,
   });
-  const agent = createGuardedAgent(policy, opts);
+  const pooled = createGuardedAgent(policy, opts);
+  // A reused connection the site closed as we sent on it is retried once on a new one (see reset-retry.ts).
+  const fresh = createGuardedAgent(policy, { ...opts, keepAlive: false });
+  const agent = pooled.compose(retryResetOnce(fresh));
 
   async function request(url: URL, options: RequestOptions = {}): Promise<HttpOutcome> {
     const deadline = AbortSignal.timeout(opts.timeoutMs);
@@ -164,5 +168,5 @@ export function createSafeClient(opts: SafeClientOptions): SafeClient {
     }
   }
 
-  return { request, close: () => agent.close() };
+  return { request, close: async () => void (await Promise.all([pooled.close(), fresh.close()])) };
 }

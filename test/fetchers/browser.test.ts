@@ -158,7 +158,10 @@ describe('browser pool', SUITE, () => {
   test('one browser serves many pages; contexts are reused up to the pool size', async () => {
     const { pool, fetcher } = makeFetcher({ size: 2 });
     const results = await Promise.all([1, 2, 3, 4].map(() => fetcher.fetch(new URL(site.url('/article')))));
-    assert.ok(results.every((r) => r.ok));
+    assert.ok(
+      results.every((r) => r.ok),
+      JSON.stringify(results.filter((r) => !r.ok)),
+    );
     assert.equal(pool.stats().launches, 1);
     assert.ok(pool.stats().contexts <= 2);
   });

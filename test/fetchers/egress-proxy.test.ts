@@ -4,9 +4,10 @@ import assert from 'node:assert/strict';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { REFUSED_HEADER, startEgressProxy, type EgressProxy } from '../../src/fetchers/egress-proxy.js';
+import { FAILURE_HEADER, startEgressProxy, type EgressProxy } from '../../src/fetchers/egress-proxy.js';
 import { createAddressPolicy } from '../../src/net/guard.js';
 import { startSecretServer } from '../helpers/fixture-fetchers.js';
+import { findClosedPort, startLoopback } from '../net/loopback.js';
 
 type Server = Awaited<ReturnType<typeof startSecretServer>>;
 let allowed: Server;
@@ -53,8 +54,8 @@ function viaProxy(url: string): Promise<{ status: number; headers: IncomingHttpH
 }
 
 /** A CONNECT through the proxy; resolves with the status line. */
-function tunnel(hostPort: string): Promise<string> {
-  const { port } = new URL(proxy.url);
+function tunnel(hostPort: string, via: EgressProxy = proxy): Promise<string> {
+  const { port } = new URL(via.url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), '127.0.0.1', () =>
       socket.write(`CONNECT ${hostPort} HTTP/1.1\r\nHost: ${hostPort}\r\n\r\n`),
@@ -78,9 +79,74 @@ describe('egress proxy', () => {
     for (const url of [secret.url('/x'), `http://inside.test:${new URL(secret.origin).port}/x`]) {
       const res = await viaProxy(url);
       assert.equal(res.status, 403, url);
-      assert.equal(res.headers[REFUSED_HEADER], '1');
+      assert.equal(res.headers[FAILURE_HEADER], '1');
+      assert.equal(proxy.failureFor(new URL(url))?.code, 'blocked_url');
     }
     assert.equal(secret.hits(), 0);
+  });
+
+  test('a host that refuses the connection is 502 and reported as the HTTP client would, never as blocked', async () => {
+    const port = await findClosedPort();
+    const res = await viaProxy(`http://127.0.0.1:${port}/x`);
+    assert.equal(res.status, 502);
+    assert.equal(res.headers[FAILURE_HEADER], '1');
+    assert.deepEqual(proxy.failureFor(new URL(`http://127.0.0.1:${port}/`)), {
+      code: 'upstream_unreachable',
+      detail: `127.0.0.1:${port} refused the connection`,
+      retryable: true,
+      retryHint: undefined,
+    });
+    assert.match(await tunnel(`127.0.0.1:${port}`), / 502 /);
+    assert.equal(proxy.failureFor(new URL(`https://127.0.0.1:${port}/`))?.code, 'upstream_unreachable');
+  });
+
+  test('with credentials, a request without them is 407 and never connects; one with them goes out', async () => {
+    const seen: string[] = [];
+    const guarded = await startEgressProxy(createAddressPolicy({ allowPrivateNetworks: true }), {
+      credentials: { username: 'fetchdown', password: 'pw' },
+      onRequest: (url, authenticated) => seen.push(`${url.host} ${authenticated}`),
+    });
+    const { port } = new URL(guarded.url);
+    const send = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: allowed.url('/x'), headers }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject).end();
+      });
+    try {
+      const before = allowed.hits();
+      assert.equal(await send({}), 407);
+      assert.equal(
+        await send({ 'proxy-authorization': `Basic ${Buffer.from('fetchdown:wrong').toString('base64')}` }),
+        407,
+      );
+      assert.match(await tunnel(new URL(allowed.origin).host, guarded), / 407 /);
+      assert.equal(allowed.hits(), before, 'refused before any connection');
+      assert.equal(
+        await send({ 'proxy-authorization': `Basic ${Buffer.from('fetchdown:pw').toString('base64')}` }),
+        200,
+      );
+      assert.equal(guarded.unauthenticated, 3);
+      const host = new URL(allowed.origin).host;
+      assert.deepEqual(seen, [`${host} false`, `${host} false`, `${host} false`, `${host} true`]);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  test("a site's own copy of the failure marker is dropped", async () => {
+    const site = await startLoopback((_req, res) =>
+      res.writeHead(403, { [FAILURE_HEADER]: '1' }).end('the site says no'),
+    );
+    try {
+      const res = await viaProxy(site.url('/'));
+      assert.equal(res.status, 403);
+      assert.equal(res.headers[FAILURE_HEADER], undefined);
+    } finally {
+      await site.close();
+    }
   });
 
   test('CONNECT tunnels: allowed opens, blocked is 403', async () => {

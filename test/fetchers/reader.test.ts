@@ -1,20 +1,46 @@
-// The reader client against a Jina-compatible stand-in: request shape, answers, and every failure as reader_failed.
+// The reader client against a Jina-compatible stand-in: request shape, answers, every failure as reader_failed, and
+// the SSRF guard on the target before the provider is asked and on the final URL it reports.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createReaderFetcher } from '../../src/fetchers/reader.js';
-import { startReaderStandIn, type ReaderStandIn } from '../helpers/fixture-fetchers.js';
+import { createAddressPolicy } from '../../src/net/guard.js';
+import {
+  startFetcherSite,
+  startReaderStandIn,
+  startSecretServer,
+  type FetcherSite,
+  type ReaderStandIn,
+} from '../helpers/fixture-fetchers.js';
 
 let reader: ReaderStandIn;
+let site: FetcherSite;
+let secret: Awaited<ReturnType<typeof startSecretServer>>;
 before(async () => {
   reader = await startReaderStandIn('reader-key');
+  secret = await startSecretServer('127.0.0.2');
+  site = await startFetcherSite({ secret: secret.origin });
 });
-after(() => reader.close());
+after(async () => {
+  await reader.close();
+  await site.close();
+  await secret.close();
+});
 
+// 127.0.0.1 stands for the public internet, 127.0.0.2 for an internal address; *.example names resolve to the first,
+// internal.example to the second.
+const policy = createAddressPolicy({
+  allowPrivateNetworks: false,
+  isBlocked: (ip) => ip !== '127.0.0.1',
+  resolveHost: async (hostname) => [
+    { address: hostname === 'internal.example' ? '127.0.0.2' : '127.0.0.1', family: 4 },
+  ],
+});
 const options = (apiKey: string | undefined) => ({
   baseUrl: reader.baseUrl,
   apiKey,
   timeoutMs: 2000,
   maxBytes: 1 << 20,
+  policy,
 });
 
 describe('reader', () => {
@@ -54,5 +80,33 @@ describe('reader', () => {
     assert.ok(!outcome.ok);
     assert.equal(outcome.failure.code, 'fetcher_unavailable');
     assert.equal(reader.hits(), before);
+  });
+
+  test('a target the guard refuses is blocked_url, and the provider is never asked', async () => {
+    const before = reader.hits();
+    for (const target of ['http://internal.example/admin', 'http://127.0.0.2/', 'file:///etc/passwd']) {
+      const outcome = await createReaderFetcher(options('reader-key')).fetch(new URL(target));
+      assert.ok(!outcome.ok, target);
+      assert.equal(outcome.failure.code, 'blocked_url', target);
+    }
+    assert.equal(reader.hits(), before);
+  });
+
+  test('a provider that followed a redirect to an internal address: its answer is refused, not content', async () => {
+    const target = new URL(site.url(`/redirect?to=${encodeURIComponent(secret.url('/admin'))}`));
+    const outcome = await createReaderFetcher(options('reader-key')).fetch(target);
+    assert.ok(!outcome.ok, JSON.stringify(outcome));
+    assert.equal(outcome.failure.code, 'blocked_url');
+    assert.match(outcome.failure.detail, /reader provider was led from 127\.0\.0\.1:\d+ to 127\.0\.0\.2:\d+/);
+    assert.ok(!JSON.stringify(outcome).includes('TOP-SECRET'));
+    // The stand-in did reach the internal server: only a reader that guards itself prevents that (README).
+    assert.equal(secret.hits(), 1);
+  });
+
+  test('a redirect the provider followed to an allowed address is content, with the final URL', async () => {
+    const outcome = await createReaderFetcher(options('reader-key')).fetch(new URL(site.url('/redirect?to=/article')));
+    assert.ok(outcome.ok, JSON.stringify(outcome));
+    assert.equal(outcome.page.url, site.url('/article'));
+    assert.match(outcome.page.markdown, /six hours of direct sun/);
   });
 });

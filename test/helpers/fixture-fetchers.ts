@@ -174,6 +174,19 @@ try { const ws = new WebSocket('${target.replace('http', 'ws')}/ws'); ws.onopen 
       res.writeHead(302, { location: url.searchParams.get('to') ?? '/article' });
       res.end();
     },
+    // Client-side navigations, which only a browser follows: after the page has loaded, and before it has.
+    '/script-redirect': (_req, res, url) =>
+      send(
+        res,
+        200,
+        `<html><body><article><h1>Moving</h1><p>${PARAGRAPHS[0]}</p></article><script>setTimeout(() => { location.href = ${JSON.stringify(url.searchParams.get('to') ?? '/article')}; }, 50);</script></body></html>`,
+      ),
+    '/meta-refresh': (_req, res, url) =>
+      send(
+        res,
+        200,
+        `<html><head><meta http-equiv="refresh" content="0; url=${url.searchParams.get('to') ?? '/article'}"></head><body><p>${PARAGRAPHS[1]}</p></body></html>`,
+      ),
     // One caller's page leaves a cookie and local storage behind; the next caller's page shows what it can see.
     '/set-state': (_req, res) =>
       send(
@@ -220,11 +233,13 @@ export interface ReaderStandIn extends Counted {
 /**
  * A Jina-Reader-compatible provider: GET `${base}${url}` with `Authorization: Bearer <key>` and
  * `Accept: application/json` → `{code: 200, status: 20000, data: {title, description, url, content,
- * publishedTime}}`. Targets whose URL contains "reader-down" get a 503, a wrong key a 401.
+ * publishedTime}}`. Targets whose URL contains "reader-down" get a 503, a wrong key a 401. A target on a `/redirect`
+ * path is fetched for real, its redirects followed and the final URL reported, as a self-hosted reader without an SSRF
+ * guard of its own does.
  */
 export async function startReaderStandIn(apiKey: string): Promise<ReaderStandIn> {
   const requested: string[] = [];
-  const server = await serve((req, res, url) => {
+  const server = await serve(async (req, res, url) => {
     const target = decodeURIComponent((req.url ?? '/').slice('/r/'.length));
     requested.push(target);
     const json = (status: number, body: unknown) =>
@@ -236,6 +251,14 @@ export async function startReaderStandIn(apiKey: string): Promise<ReaderStandIn>
       return json(400, { code: 400, readableMessage: 'send Accept: application/json' });
     if (!url.pathname.startsWith('/r/')) return json(404, { code: 404 });
     if (target.includes('reader-down')) return json(503, { code: 503, readableMessage: 'upstream overloaded' });
+    if (new URL(target).pathname === '/redirect') {
+      const followed = await fetch(target);
+      return json(200, {
+        code: 200,
+        status: 20000,
+        data: { title: 'Followed', description: '', url: followed.url, content: await followed.text() },
+      });
+    }
     json(200, {
       code: 200,
       status: 20000,

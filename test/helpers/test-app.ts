@@ -7,6 +7,7 @@ import { after as afterAll, type TestContext } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Clock } from '../../src/accounts/clock.js';
+import type { AddressRules } from '../../src/net/guard.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 
 export interface TestApp {
@@ -34,11 +35,15 @@ const fileScope = new AsyncResource('fetchdown-test-app');
 const registerAfter = (t: Hookable, fn: () => Promise<void>) =>
   t.after === afterAll ? fileScope.runInAsyncScope(() => afterAll(fn)) : t.after(fn);
 
-/** options.clock: the accounts service's clock (month rollover, link expiry); the system clock by default. */
+/**
+ * options.clock: the accounts service's clock (month rollover, link expiry); the system clock by default.
+ * options.addresses: the SSRF guard's rules, e.g. 127.0.0.1 public and 127.0.0.2 private with
+ * FETCH_ALLOW_PRIVATE_NETWORKS=0.
+ */
 export async function buildTestApp(
   t: Hookable,
   env: Record<string, string> = {},
-  options: { clock?: Clock } = {},
+  options: { clock?: Clock; addresses?: AddressRules } = {},
 ): Promise<TestApp> {
   const ownDir = env.DATA_DIR === undefined;
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'fetchdown-test-'));
