@@ -38,7 +38,7 @@ export async function applySubscription(
 ): Promise<Applied> {
   const stored = row.subscription_event_at;
   if (stored !== null && (state.at < stored || (state.at === stored && state.fromCheckout))) {
-    return { applied: false, reason: 'older than the subscription state already applied' };
+    return { applied: false, reason: 'not newer than the subscription state already applied' };
   }
   const live = LIVE.has(state.status);
   if (!live && row.subscription_id !== null && row.subscription_id !== state.id) {

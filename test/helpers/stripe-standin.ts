@@ -50,6 +50,8 @@ export interface StripeStandin {
   seedPlanPrices(): void;
   /** The checkout page's Pay button: marks the session paid and delivers its events; returns the deliveries. */
   pay(sessionId: string, method?: 'card' | 'bank_transfer'): Promise<Delivery[]>;
+  /** Pays like pay() but holds the events back, so a test can deliver them in any order. */
+  complete(sessionId: string, method?: 'card' | 'bank_transfer'): Obj[];
   /** Marks a session paid by card without delivering anything; returns its checkout.session.completed event. */
   paidEvent(sessionId: string): Obj;
   /** A bank transfer that has cleared: checkout.session.async_payment_succeeded. */
@@ -261,13 +263,13 @@ export async function startStripeStandin(): Promise<StripeStandin> {
     return price;
   }
 
-  async function pay(sessionId: string, method: 'card' | 'bank_transfer' = 'card'): Promise<Delivery[]> {
+  function complete(sessionId: string, method: 'card' | 'bank_transfer' = 'card'): Obj[] {
     const session = sessions.get(sessionId);
     if (!session) throw new Error(`no checkout session ${sessionId}`);
     if (session.status !== 'open') throw new Error(`checkout session ${sessionId} is ${session.status}`);
     session.status = 'complete';
     session.payment_status = method === 'card' ? 'paid' : 'unpaid';
-    const sent: Delivery[] = [];
+    const events: Obj[] = [];
     if (session.mode === 'subscription') {
       const price = prices.get(session._line_items[0].price)!;
       const subscription = {
@@ -283,9 +285,15 @@ export async function startStripeStandin(): Promise<StripeStandin> {
       };
       subscriptions.set(subscription.id, subscription);
       session.subscription = subscription.id;
-      sent.push(await deliver(event('customer.subscription.created', subscription)));
+      events.push(event('customer.subscription.created', subscription));
     } else session.payment_intent = id('pi');
-    sent.push(await deliver(event('checkout.session.completed', publicView(session))));
+    events.push(event('checkout.session.completed', publicView(session)));
+    return events;
+  }
+
+  async function pay(sessionId: string, method: 'card' | 'bank_transfer' = 'card'): Promise<Delivery[]> {
+    const sent: Delivery[] = [];
+    for (const evt of complete(sessionId, method)) sent.push(await deliver(evt));
     return sent;
   }
 
@@ -373,6 +381,7 @@ export async function startStripeStandin(): Promise<StripeStandin> {
       }
     },
     pay,
+    complete,
     paidEvent(sessionId) {
       const session = sessions.get(sessionId)!;
       Object.assign(session, { status: 'complete', payment_status: 'paid', payment_intent: id('pi') });
