@@ -3,10 +3,7 @@
 import type { Kysely } from 'kysely';
 import { MILLICREDITS_PER_CREDIT, type CreditPack } from '../pricing.js';
 import type { Dialect } from '../store/db.js';
-import type { Account, Database, NewLedgerRow, PlanKey } from '../store/types.js';
-
-/** The ledger operations of billing rows (usage counts them apart from metered requests). */
-export const BILLING_OPERATIONS = ['credit_pack', 'plan_change'] as const;
+import { BILLING_OPERATIONS, type Account, type Database, type NewLedgerRow, type PlanKey } from '../store/types.js';
 
 function lockAccount(trx: Kysely<Database>, dialect: Dialect, accountId: number): Promise<Account> {
   return trx
