@@ -53,6 +53,18 @@ for (const backend of DATABASES) {
       assert.match(portal.body.detail, /POST \/billing\/checkout/);
     });
 
+    test('five checkouts at once by a new account share one Stripe customer', async (t) => {
+      const api = await billingApp(t, backend, standin);
+      if (!api) return;
+      const { email, apiKey } = await signUp(api);
+      const sessions = await Promise.all(Array.from({ length: 5 }, () => checkout(api, withKey(apiKey), 'pack', '10k')));
+      const customerIds = new Set(sessions.map((s) => standin.sessions.get(s.id)!.customer));
+      assert.equal(customerIds.size, 1);
+      assert.equal([...standin.customers.values()].filter((c) => c.email === email).length, 1);
+      const rows = await api.services.store.db.selectFrom('billing_customers').selectAll().execute();
+      assert.deepEqual(rows.map((r) => r.customer_id), [...customerIds]);
+    });
+
     test('authentication: none or a bad key is 401, a cross-site cookie POST is 403', async (t) => {
       const api = await billingApp(t, backend, standin, { SMTP_URL: smtp.url });
       if (!api) return;
