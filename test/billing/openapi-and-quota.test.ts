@@ -35,6 +35,21 @@ test('/openapi.json describes the billing routes and stays valid OpenAPI 3.1', a
   assert.ok(result.valid, JSON.stringify(result.errors, null, 2));
 });
 
+test('/spec tells agents how to buy, with the prices of src/pricing.ts', async (t) => {
+  const api = await billingApp(t, DATABASES[0]!, standin);
+  if (!api) return;
+  const spec = (await api.get('/spec')).body;
+  assert.equal(spec.billing.enabled, true);
+  assert.match(spec.billing.checkout, /POST \/billing\/checkout/);
+  assert.deepEqual(spec.pricing.packs.map((p: { item_key: string; price_usd: number }) => [p.item_key, p.price_usd]), [['10k', 10], ['100k', 80], ['1m', 600]]);
+  assert.deepEqual(spec.pricing.plans.map((p: { item_key: string; price_usd_per_month: number }) => [p.item_key, p.price_usd_per_month]), [
+    ['free', 0],
+    ['starter', 29],
+    ['pro', 99],
+    ['scale', 399],
+  ]);
+});
+
 for (const backend of DATABASES) {
   describe(`out of credits on ${backend.name}`, () => {
     test('the 402 names routes that exist; a pack bought through them lets the fetch through', async (t) => {
