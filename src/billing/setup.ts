@@ -22,7 +22,8 @@ async function ensureProduct(stripe: Stripe, plan: (typeof PAID_PLANS)[number]):
   }
   const name = `Fetchdown ${plan.key[0]!.toUpperCase()}${plan.key.slice(1)}`;
   const description = `${plan.monthlyCredits.toLocaleString('en-US')} credits a month`;
-  return (await stripe.products.create({ id: productId, name, description, metadata: { fetchdown_plan: plan.key } })).id;
+  return (await stripe.products.create({ id: productId, name, description, metadata: { fetchdown_plan: plan.key } }))
+    .id;
 }
 
 export async function setUpStripe(stripe: Stripe): Promise<SetupResult[]> {
@@ -30,7 +31,10 @@ export async function setUpStripe(stripe: Stripe): Promise<SetupResult[]> {
   for (const plan of PAID_PLANS) {
     const lookupKey = lookupKeyOf(plan.key);
     const existing = (await stripe.prices.list({ lookup_keys: [lookupKey], active: true, limit: 1 })).data[0];
-    const current = existing?.unit_amount === plan.priceCentsPerMonth && existing.currency === 'usd' && existing.recurring?.interval === 'month';
+    const current =
+      existing?.unit_amount === plan.priceCentsPerMonth &&
+      existing.currency === 'usd' &&
+      existing.recurring?.interval === 'month';
     if (existing && current) {
       results.push({ plan: plan.key, lookupKey, priceId: existing.id, action: 'exists' });
       continue;

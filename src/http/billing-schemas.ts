@@ -9,7 +9,9 @@ export const CheckoutBody = Type.Object(
   {
     mode: StringEnum(MODES, { description: 'pack: a one-time credit pack; subscription: a monthly plan.' }),
     item_key: StringEnum([...ITEMS_BY_MODE.pack, ...ITEMS_BY_MODE.subscription], {
-      description: `With mode pack: ${ITEMS_BY_MODE.pack.join(', ')} (credits). With mode subscription: ${ITEMS_BY_MODE.subscription.join(', ')}.`,
+      description:
+        `With mode pack: ${ITEMS_BY_MODE.pack.join(', ')} (credits). ` +
+        `With mode subscription: ${ITEMS_BY_MODE.subscription.join(', ')}.`,
     }),
   },
   { additionalProperties: false, examples: [{ mode: 'pack', item_key: '10k' }] },
@@ -22,7 +24,10 @@ export const CheckoutSession = Type.Object({
 });
 
 export const PortalSession = Type.Object({
-  url: Type.String({ format: 'uri', description: "Stripe's hosted Billing Portal for this account: invoices, payment method, plan changes." }),
+  url: Type.String({
+    format: 'uri',
+    description: "Stripe's hosted Billing Portal for this account: invoices, payment method, plan changes.",
+  }),
 });
 
 export const WebhookReceived = Type.Object({
@@ -30,6 +35,7 @@ export const WebhookReceived = Type.Object({
   event_id: Type.String(),
   type: Type.String(),
   outcome: StringEnum(['applied', 'ignored', 'duplicate'] as const, {
-    description: 'applied: the event changed the account; ignored: nothing to do (logged why); duplicate: applied before.',
+    description:
+      'applied: the event changed the account; ignored: nothing to do (logged why); duplicate: applied before.',
   }),
 });

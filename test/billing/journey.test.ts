@@ -16,7 +16,10 @@ after(() => Promise.all([standin.close(), smtp.close()]));
 for (const backend of DATABASES) {
   describe(`a new user buys credits on ${backend.name}`, () => {
     test('sign up, magic link, checkout a 10k pack, pay, webhook: +10 000 credits once', async (t) => {
-      const api = await billingApp(t, backend, standin, { SMTP_URL: smtp.url, PUBLIC_BASE_URL: 'http://fetchdown.test' });
+      const api = await billingApp(t, backend, standin, {
+        SMTP_URL: smtp.url,
+        PUBLIC_BASE_URL: 'http://fetchdown.test',
+      });
       if (!api) return;
       const { email, apiKey } = await signUp(api);
       const { cookie } = await signIn(api, smtp, email);
@@ -30,7 +33,12 @@ for (const backend of DATABASES) {
       };
       assert.equal((await balance()).credits, 0);
 
-      const session = await checkout(api, { cookie, origin: 'http://fetchdown.test', 'sec-fetch-site': 'same-origin' }, 'pack', '10k');
+      const session = await checkout(
+        api,
+        { cookie, origin: 'http://fetchdown.test', 'sec-fetch-site': 'same-origin' },
+        'pack',
+        '10k',
+      );
       const page = await fetch(session.url);
       assert.equal(page.status, 200);
       const html = await page.text();
@@ -43,7 +51,10 @@ for (const backend of DATABASES) {
         redirect: 'manual',
       });
       assert.equal(paid.status, 303);
-      assert.equal(paid.headers.get('location'), `http://fetchdown.test/dashboard?checkout=success&session_id=${session.id}`);
+      assert.equal(
+        paid.headers.get('location'),
+        `http://fetchdown.test/dashboard?checkout=success&session_id=${session.id}`,
+      );
       const delivery = standin.deliveries.find((d) => d.event.data.object.id === session.id)!;
       assert.equal(delivery.status, 200);
       assert.equal(delivery.body.outcome, 'applied');
@@ -51,7 +62,11 @@ for (const backend of DATABASES) {
       const bought = await balance();
       assert.equal(bought.credits, 10_000);
       assert.deepEqual(
-        bought.usage.purchases.map((p: { operation: string; item_key: string; credits_added: number }) => [p.operation, p.item_key, p.credits_added]),
+        bought.usage.purchases.map((p: { operation: string; item_key: string; credits_added: number }) => [
+          p.operation,
+          p.item_key,
+          p.credits_added,
+        ]),
         [['credit_pack', '10k', 10_000]],
       );
       assert.equal(bought.usage.requests, 0, 'a purchase is not a metered request');
@@ -63,7 +78,10 @@ for (const backend of DATABASES) {
 
       const portal = await api.request('GET', '/billing/portal', undefined, { cookie });
       assert.equal(portal.status, 200);
-      assert.equal(standin.requests.filter((r) => r.path === '/v1/billing_portal/sessions').at(-1)!.params.return_url, 'http://fetchdown.test/dashboard');
+      assert.equal(
+        standin.requests.filter((r) => r.path === '/v1/billing_portal/sessions').at(-1)!.params.return_url,
+        'http://fetchdown.test/dashboard',
+      );
     });
   });
 }

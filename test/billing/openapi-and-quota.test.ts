@@ -25,8 +25,12 @@ test('/openapi.json describes the billing routes and stays valid OpenAPI 3.1', a
   assert.deepEqual(body.required.sort(), ['item_key', 'mode']);
   assert.deepEqual(body.properties.mode.enum, ['pack', 'subscription']);
   assert.deepEqual(body.properties.item_key.enum, ['10k', '100k', '1m', 'starter', 'pro', 'scale']);
-  assert.deepEqual(Object.keys(checkoutOp.responses['200'].content['application/json'].schema.properties).sort(), ['id', 'url']);
-  for (const status of ['401', '403', '409', '422', '502', '503']) assert.ok(checkoutOp.responses[status], `checkout documents ${status}`);
+  assert.deepEqual(Object.keys(checkoutOp.responses['200'].content['application/json'].schema.properties).sort(), [
+    'id',
+    'url',
+  ]);
+  for (const status of ['401', '403', '409', '422', '502', '503'])
+    assert.ok(checkoutOp.responses[status], `checkout documents ${status}`);
   assert.ok(doc.paths['/billing/portal'].get.responses['404']);
   const webhook = doc.paths['/billing/webhook'].post;
   assert.match(webhook.description, /Stripe-Signature/);
@@ -41,19 +45,35 @@ test('/spec tells agents how to buy, with the prices of src/pricing.ts', async (
   const spec = (await api.get('/spec')).body;
   assert.equal(spec.billing.enabled, true);
   assert.match(spec.billing.checkout, /POST \/billing\/checkout/);
-  assert.deepEqual(spec.pricing.packs.map((p: { item_key: string; price_usd: number }) => [p.item_key, p.price_usd]), [['10k', 10], ['100k', 80], ['1m', 600]]);
-  assert.deepEqual(spec.pricing.plans.map((p: { item_key: string; price_usd_per_month: number }) => [p.item_key, p.price_usd_per_month]), [
-    ['free', 0],
-    ['starter', 29],
-    ['pro', 99],
-    ['scale', 399],
-  ]);
+  assert.deepEqual(
+    spec.pricing.packs.map((p: { item_key: string; price_usd: number }) => [p.item_key, p.price_usd]),
+    [
+      ['10k', 10],
+      ['100k', 80],
+      ['1m', 600],
+    ],
+  );
+  assert.deepEqual(
+    spec.pricing.plans.map((p: { item_key: string; price_usd_per_month: number }) => [
+      p.item_key,
+      p.price_usd_per_month,
+    ]),
+    [
+      ['free', 0],
+      ['starter', 29],
+      ['pro', 99],
+      ['scale', 399],
+    ],
+  );
 });
 
 for (const backend of DATABASES) {
   describe(`out of credits on ${backend.name}`, () => {
     test('the 402 names routes that exist; a pack bought through them lets the fetch through', async (t) => {
-      const api = await billingApp(t, backend, standin, { FREE_MONTHLY_CREDITS: '0', PUBLIC_BASE_URL: 'http://fetchdown.test' });
+      const api = await billingApp(t, backend, standin, {
+        FREE_MONTHLY_CREDITS: '0',
+        PUBLIC_BASE_URL: 'http://fetchdown.test',
+      });
       if (!api) return;
       const { apiKey } = await signUp(api);
       const url = site.url(`/unique/quota-${process.pid}-${Date.now()}`);
@@ -78,6 +98,7 @@ test('the 402 upgrade_url (/dashboard) is served', async (t) => {
   if (!api) return;
   const page = await api.get('/dashboard');
   // The dashboard page belongs to the web pages (issue 12), merged separately from billing.
-  if (page.status === 404) return t.skip('GET /dashboard is not on this branch: it comes with the web pages (issue 12)');
+  if (page.status === 404)
+    return t.skip('GET /dashboard is not on this branch: it comes with the web pages (issue 12)');
   assert.equal(page.status, 200);
 });

@@ -32,7 +32,9 @@ for (const backend of DATABASES) {
       assert.equal(replay.body.outcome, 'duplicate');
       const state = await accountState(api, email);
       assert.equal(state.balanceMillis, 10_000_000);
-      assert.deepEqual(state.billingRows, [{ operation: 'credit_pack', item_key: '10k', credited_millis: 10_000_000, credits_millis: 0 }]);
+      assert.deepEqual(state.billingRows, [
+        { operation: 'credit_pack', item_key: '10k', credited_millis: 10_000_000, credits_millis: 0 },
+      ]);
     });
 
     test('20 concurrent deliveries of one event credit once', async (t) => {
@@ -42,7 +44,10 @@ for (const backend of DATABASES) {
       const session = await checkout(api, withKey(apiKey), 'pack', '100k');
       const event = standin.paidEvent(session.id);
       const results = await Promise.all(Array.from({ length: 20 }, () => standin.deliver(event)));
-      assert.deepEqual(results.map((r) => r.status), Array(20).fill(200));
+      assert.deepEqual(
+        results.map((r) => r.status),
+        Array(20).fill(200),
+      );
       assert.equal(results.filter((r) => r.body.outcome === 'applied').length, 1);
       const state = await accountState(api, email);
       assert.equal(state.balanceMillis, 100_000_000);
@@ -61,8 +66,13 @@ for (const backend of DATABASES) {
       const session = await checkout(here, withKey(apiKey), 'pack', '1m');
       const event = standin.paidEvent(session.id);
       const urls = [here.base, other.base].map((base) => `${base}/billing/webhook`);
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => standin.deliver(event, { url: urls[i % 2] })));
-      assert.deepEqual(results.map((r) => r.status), Array(10).fill(200));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => standin.deliver(event, { url: urls[i % 2] })),
+      );
+      assert.deepEqual(
+        results.map((r) => r.status),
+        Array(10).fill(200),
+      );
       assert.equal(results.filter((r) => r.body.outcome === 'applied').length, 1);
       assert.equal(new Set(results.map((r) => r.body.event_id)).size, 1);
       const state = await accountState(here, email);

@@ -12,13 +12,24 @@ const standin = await startStripeStandin();
 after(() => standin.close());
 
 async function setup(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['bin/fetchdown.mjs', 'stripe-setup'], { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+  const child = spawn(process.execPath, ['bin/fetchdown.mjs', 'stripe-setup'], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const [code] = await once(child, 'exit');
-  return { code: code as number | null, stdout, stderr, actions: stdout.trim().split('\n').map((line) => line.split('\t')) };
+  return {
+    code: code as number | null,
+    stdout,
+    stderr,
+    actions: stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t')),
+  };
 }
 
 const env = { STRIPE_SECRET_KEY: standin.secretKey, STRIPE_API_BASE: standin.apiBase };
@@ -27,11 +38,14 @@ const priceOf = (lookupKey: string) => [...standin.prices.values()].find((p) => 
 test('creates the three plans once; a second run changes nothing', async () => {
   const first = await setup(env);
   assert.equal(first.code, 0, first.stderr);
-  assert.deepEqual(first.actions.map(([plan, key, , action]) => [plan, key, action]), [
-    ['starter', 'fetchdown_starter', 'created'],
-    ['pro', 'fetchdown_pro', 'created'],
-    ['scale', 'fetchdown_scale', 'created'],
-  ]);
+  assert.deepEqual(
+    first.actions.map(([plan, key, , action]) => [plan, key, action]),
+    [
+      ['starter', 'fetchdown_starter', 'created'],
+      ['pro', 'fetchdown_pro', 'created'],
+      ['scale', 'fetchdown_scale', 'created'],
+    ],
+  );
   for (const plan of PLANS.filter((p) => p.key !== 'free')) {
     const price = priceOf(`fetchdown_${plan.key}`)!;
     assert.equal(price.unit_amount, plan.priceCentsPerMonth);
@@ -42,7 +56,10 @@ test('creates the three plans once; a second run changes nothing', async () => {
   const created = standin.requests.filter((r) => r.method === 'POST').length;
   const second = await setup(env);
   assert.equal(second.code, 0, second.stderr);
-  assert.deepEqual(second.actions.map(([, , , action]) => action), ['exists', 'exists', 'exists']);
+  assert.deepEqual(
+    second.actions.map(([, , , action]) => action),
+    ['exists', 'exists', 'exists'],
+  );
   assert.equal(standin.requests.filter((r) => r.method === 'POST').length, created, 'nothing created the second time');
   assert.equal(standin.prices.size, 3);
   assert.equal(standin.products.size, 3);
@@ -52,7 +69,10 @@ test('creates the three plans once; a second run changes nothing', async () => {
   old.unit_amount = 4900;
   const third = await setup(env);
   assert.equal(third.code, 0, third.stderr);
-  assert.deepEqual(third.actions.map(([, , , action]) => action), ['exists', 'replaced', 'exists']);
+  assert.deepEqual(
+    third.actions.map(([, , , action]) => action),
+    ['exists', 'replaced', 'exists'],
+  );
   assert.equal(priceOf('fetchdown_pro')!.unit_amount, 9900);
   assert.equal(old.lookup_key, null);
   assert.equal(standin.products.size, 3, 'the product is reused');

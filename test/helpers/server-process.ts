@@ -6,10 +6,20 @@ import { REPO_ROOT } from './mcp-client.js';
 
 const START_TIMEOUT_MS = 120_000; // tsx compiles the sources first: slow on a loaded machine
 
-export async function startServerProcess(t: { after(fn: () => Promise<void>): unknown }, env: Record<string, string>): Promise<{ base: string }> {
+export async function startServerProcess(
+  t: { after(fn: () => Promise<void>): unknown },
+  env: Record<string, string>,
+): Promise<{ base: string }> {
   const child = spawn(process.execPath, ['bin/fetchdown.mjs', 'serve'], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', LOG_LEVEL: 'info', CACHE_URL: 'memory://', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      CACHE_URL: 'memory://',
+      ...env,
+    },
   });
   t.after(async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
