@@ -8,9 +8,31 @@ import { signUp, withKey } from '../helpers/accounts.js';
 import { accountState, billingApp, checkout } from '../helpers/billing.js';
 import { DATABASES } from '../helpers/databases.js';
 import { startStripeStandin } from '../helpers/stripe-standin.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 const standin = await startStripeStandin();
 after(() => standin.close());
+
+/**
+ * Makes every ledger insert fail (a trigger that raises) until the returned function is called. A trigger rather than
+ * a renamed table: other test files introspect the shared Postgres catalog, and a rename there breaks them.
+ */
+async function failLedgerInserts(api: TestApp): Promise<() => Promise<void>> {
+  const db = api.services.store.db;
+  const run = (...statements: string[]) => Promise.all(statements.map((text) => sql.raw(text).execute(db)));
+  if (api.services.store.dialect === 'sqlite') {
+    await run("create trigger ledger_unavailable before insert on ledger begin select raise(abort, 'disk full'); end");
+    return async () => void (await run('drop trigger ledger_unavailable'));
+  }
+  const raise = "begin raise exception 'disk full'; end";
+  await run(`create function ledger_unavailable() returns trigger language plpgsql as $$ ${raise} $$`);
+  const trigger = 'before insert on ledger for each row execute function ledger_unavailable()';
+  await run(`create trigger ledger_unavailable ${trigger}`);
+  return async () => {
+    await run('drop trigger ledger_unavailable on ledger');
+    await run('drop function ledger_unavailable()');
+  };
+}
 
 for (const backend of DATABASES) {
   describe(`webhook delivery on ${backend.name}`, () => {
@@ -59,10 +81,9 @@ for (const backend of DATABASES) {
       const session = await checkout(api, withKey(apiKey), 'pack', '10k');
       const event = standin.paidEvent(session.id);
       // The ledger insert comes after the balance update in the same transaction: both must roll back.
-      const db = api.services.store.db;
-      await sql`alter table ledger rename to ledger_unavailable`.execute(db);
+      const restore = await failLedgerInserts(api);
       const failed = await standin.deliver(event);
-      await sql`alter table ledger_unavailable rename to ledger`.execute(db);
+      await restore();
       assert.equal(failed.status, 500, JSON.stringify(failed.body));
       assert.equal(failed.body.code, 'internal_error');
       assert.equal((await accountState(api, email)).balanceMillis, 0);
