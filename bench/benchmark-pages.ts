@@ -55,7 +55,11 @@ export function loadBenchmarkPages(): { pages: BenchmarkPage[]; truth: Truth } {
 }
 
 /** The benchmark's own metric (score.mjs): word 4-gram shingles, F1 of mean precision and mean recall. */
-export async function scorePredictions(truth: Truth, predictions: Predictions, nBootstrap = 0): Promise<Score & { perPage: PageScore[] }> {
+export async function scorePredictions(
+  truth: Truth,
+  predictions: Predictions,
+  nBootstrap = 0,
+): Promise<Score & { perPage: PageScore[] }> {
   const { evaluate } = await import(new URL('score.mjs', BENCH_DIR).href);
   const { metrics, perPage } = evaluate(Object.keys(truth).sort(), truth, predictions, { nBootstrap });
   const std = (name: string) => (metrics[name] as number | undefined) ?? 0;

@@ -4,7 +4,12 @@
 import { fileURLToPath } from 'node:url';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { extractHtml } from '../src/extract/index.js';
-import { loadBenchmarkPages, scorePredictions, type BenchmarkPage as Page, type Predictions } from './benchmark-pages.js';
+import {
+  loadBenchmarkPages,
+  scorePredictions,
+  type BenchmarkPage as Page,
+  type Predictions,
+} from './benchmark-pages.js';
 import { extractWithReadability } from './readability-baseline.js';
 
 export interface SystemScore {
@@ -41,6 +46,7 @@ interface SystemRun {
  */
 function runInterleaved(pages: Page[], systems: ((page: Page) => string)[]): SystemRun[] {
   for (const extract of systems) for (const page of pages.slice(0, WARM_UP_PAGES)) extract(page);
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- the assertion types the empty map
   const runs = systems.map(() => ({ predictions: {} as Predictions, ms: 0, cpuMicros: 0 }));
   for (const page of pages) {
     systems.forEach((extract, i) => {
@@ -73,7 +79,10 @@ export async function runExtractionBench(): Promise<ExtractionBenchResult> {
     markdown.set(page.id, content.markdown);
     return content.text;
   };
-  const [pipeline, baseline] = runInterleaved(pages, [extractWithPipeline, (page) => extractWithReadability(page.html)]) as [SystemRun, SystemRun];
+  const [pipeline, baseline] = runInterleaved(pages, [
+    extractWithPipeline,
+    (page) => extractWithReadability(page.html),
+  ]) as [SystemRun, SystemRun];
 
   let tokens = 0;
   let bytes = 0;
@@ -104,5 +113,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   console.log(`${result.pages} pages`);
   console.log(formatScore('extractHtml (text)', result));
   console.log(formatScore('Readability textContent', result.baseline));
-  console.log(`o200k tokens of Markdown per HTML byte: ${result.tokensPerByte.toFixed(4)} (sum/sum), ${result.meanTokensPerByte.toFixed(4)} (mean per page)`);
+  console.log(
+    `o200k tokens of Markdown per HTML byte: ${result.tokensPerByte.toFixed(4)} (sum/sum), ` +
+      `${result.meanTokensPerByte.toFixed(4)} (mean per page)`,
+  );
 }

@@ -29,10 +29,20 @@ export interface BrowserFigures {
 export interface FetchersBenchResult {
   browser: { pool: BrowserFigures; fresh: BrowserFigures; poolSize: number } | null;
   pdf: { pagesPerSecond: number; pdfjsTextOnlyPagesPerSecond: number; pages: number };
-  corpus: { pages: number; minText: number; p5Text: number; medianRatio: number; p95Ratio: number; maxRatio: number; shells: number; challenges: number } | null;
+  corpus: {
+    pages: number;
+    minText: number;
+    p5Text: number;
+    medianRatio: number;
+    p95Ratio: number;
+    maxRatio: number;
+    shells: number;
+    challenges: number;
+  } | null;
 }
 
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
+const quantile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
 
 /** CONCURRENT workers, each loading PAGES_PER_WORKER pages one after another. */
 async function loadConcurrently(load: () => Promise<void>): Promise<BrowserFigures> {
@@ -48,15 +58,30 @@ async function loadConcurrently(load: () => Promise<void>): Promise<BrowserFigur
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  return { pagesPerSecond: latencies.length / seconds, p50Ms: quantile(latencies, 0.5), p95Ms: quantile(latencies, 0.95), pages: latencies.length };
+  return {
+    pagesPerSecond: latencies.length / seconds,
+    p50Ms: quantile(latencies, 0.5),
+    p95Ms: quantile(latencies, 0.95),
+    pages: latencies.length,
+  };
 }
 
 async function benchBrowser(url: URL, poolSize: number): Promise<FetchersBenchResult['browser']> {
   if (!existsSync(CHROMIUM_PATH)) return null;
   const policy = createAddressPolicy({ allowPrivateNetworks: true });
   const make = (size: number) => {
-    const pool = createBrowserPool({ policy, size, queueMax: 64, chromiumPath: CHROMIUM_PATH, userAgent: 'FetchdownBot/1.0 (bench)', acquireTimeoutMs: 120_000 });
-    return { pool, fetcher: createBrowserFetcher({ pool, policy, waitMs: 5000, timeoutMs: 60_000, maxBytes: 10 << 20 }) };
+    const pool = createBrowserPool({
+      policy,
+      size,
+      queueMax: 64,
+      chromiumPath: CHROMIUM_PATH,
+      userAgent: 'FetchdownBot/1.0 (bench)',
+      acquireTimeoutMs: 120_000,
+    });
+    return {
+      pool,
+      fetcher: createBrowserFetcher({ pool, policy, waitMs: 5000, timeoutMs: 60_000, maxBytes: 10 << 20 }),
+    };
   };
   const expectOk = async (fetcher: Fetcher) => {
     const outcome = await fetcher.fetch(url);
@@ -83,7 +108,15 @@ async function benchBrowser(url: URL, poolSize: number): Promise<FetchersBenchRe
 
 async function benchPdf(): Promise<FetchersBenchResult['pdf']> {
   const body = await makeBookPdf(PDF_PAGES);
-  const response = { url: new URL('http://bench.invalid/book.pdf'), status: 200, headers: { 'content-type': 'application/pdf' }, body, bodyTruncated: false, redirects: 0, bytes: body.length };
+  const response = {
+    url: new URL('http://bench.invalid/book.pdf'),
+    status: 200,
+    headers: { 'content-type': 'application/pdf' },
+    body,
+    bodyTruncated: false,
+    redirects: 0,
+    bytes: body.length,
+  };
   const runs = 5;
   const time = async (fn: () => Promise<unknown>) => {
     await fn();
@@ -120,7 +153,16 @@ function benchCorpus(): FetchersBenchResult['corpus'] {
     if (appShellReason(signals)) shells++;
     if (detectChallenge({ status: 200, headers: {}, html })) challenges++;
   }
-  return { pages: texts.length, minText: Math.min(...texts), p5Text: quantile(texts, 0.05), medianRatio: quantile(ratios, 0.5), p95Ratio: quantile(ratios, 0.95), maxRatio: Math.max(...ratios), shells, challenges };
+  return {
+    pages: texts.length,
+    minText: Math.min(...texts),
+    p5Text: quantile(texts, 0.05),
+    medianRatio: quantile(ratios, 0.5),
+    p95Ratio: quantile(ratios, 0.95),
+    maxRatio: Math.max(...ratios),
+    shells,
+    challenges,
+  };
 }
 
 export async function runFetchersBench(options: { poolSize?: number } = {}): Promise<FetchersBenchResult> {
@@ -140,7 +182,8 @@ export function fetchersRows(result: FetchersBenchResult): string[][] {
   const rows: string[][] = [];
   const { browser, pdf } = result;
   if (browser) {
-    const figures = (f: BrowserFigures) => `${fmt(f.pagesPerSecond, 2)} pages/s, p50 ${fmt(f.p50Ms, 0)} ms, p95 ${fmt(f.p95Ms, 0)} ms`;
+    const figures = (f: BrowserFigures) =>
+      `${fmt(f.pagesPerSecond, 2)} pages/s, p50 ${fmt(f.p50Ms, 0)} ms, p95 ${fmt(f.p95Ms, 0)} ms`;
     rows.push([
       `browser, ${CONCURRENT} concurrent app-shell pages (${browser.pool.pages} in all)`,
       `pool of ${browser.poolSize}: ${figures(browser.pool)}`,
@@ -167,8 +210,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const c = result.corpus;
   if (c) {
     console.log(
-      `\nApp-shell / challenge detectors on the ${c.pages} extraction-benchmark pages: visible text min ${c.minText}, 5th percentile ${c.p5Text}; ` +
-        `inline script bytes per text character median ${fmt(c.medianRatio)}, 95th percentile ${fmt(c.p95Ratio)}, max ${fmt(c.maxRatio)}; ` +
+      `\nApp-shell / challenge detectors on the ${c.pages} extraction-benchmark pages: visible ` +
+        `text min ${c.minText}, 5th percentile ${c.p5Text}; ` +
+        (`inline script bytes per text character median ${fmt(c.medianRatio)}, 95th percentile ` +
+          `${fmt(c.p95Ratio)}, max ${fmt(c.maxRatio)}; `) +
         `taken for shells: ${c.shells}, for challenges: ${c.challenges}.`,
     );
   }

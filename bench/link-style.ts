@@ -37,5 +37,8 @@ console.log('| links | images | tokens | saving vs inline/keep | pages changed |
 console.log('|---|---|---:|---:|---:|---:|');
 for (const row of rows) {
   const saving = ((base - row.tokens) / base) * 100;
-  console.log(`| ${row.style.links} | ${row.style.images} | ${row.tokens} | ${percent(saving)} | ${row.changed} | ${(row.ms / pages.length).toFixed(2)} |`);
+  console.log(
+    `| ${row.style.links} | ${row.style.images} | ${row.tokens} | ${percent(saving)} | ` +
+      `${row.changed} | ${(row.ms / pages.length).toFixed(2)} |`,
+  );
 }

@@ -1,5 +1,6 @@
 // `npm run bench:quality`: the 181 labelled pages of shared/bench/extraction served from 127.0.0.1 and fetched through
-// the real app over HTTP (POST /fetch, format text), scored beside Readability.js on linkedom; exits 1 below the targets.
+// the real app over HTTP (POST /fetch, format text), scored beside Readability.js on linkedom; exits 1 below the
+// targets.
 // Each system runs in its own child process, one after the other, so each peak RSS is its own.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,7 +9,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadBenchmarkPages, scorePredictions, type BenchmarkPage as Page, type PageScore, type Predictions, type Score } from './benchmark-pages.js';
+import {
+  loadBenchmarkPages,
+  scorePredictions,
+  type BenchmarkPage as Page,
+  type Predictions,
+  type Score,
+} from './benchmark-pages.js';
 // The systems' modules are imported where used, so neither child loads the other's (their peak RSS stays their own).
 
 const OUT_DIR = new URL('../.bench-tmp/', import.meta.url);
@@ -18,7 +25,6 @@ const WARM_UP_PAGES = 20;
 /** `floor` only loads the pages: the peak RSS both systems start from. */
 const SYSTEMS = ['floor', 'readability', 'fetchdown'] as const;
 type SystemName = (typeof SYSTEMS)[number];
-
 
 /** What a child process reports: its predictions and its own time, CPU time and peak RSS. */
 interface SystemRun {
@@ -31,7 +37,10 @@ interface SystemRun {
 }
 
 /** Times `extract` page by page after a warm-up; wall time and this process's CPU time of the calls alone. */
-async function timePages(pages: Page[], extract: (page: Page) => Promise<string>): Promise<Omit<SystemRun, 'maxRssMb' | 'details'>> {
+async function timePages(
+  pages: Page[],
+  extract: (page: Page) => Promise<string>,
+): Promise<Omit<SystemRun, 'maxRssMb' | 'details'>> {
   for (const page of pages.slice(0, WARM_UP_PAGES)) await extract(page);
   const predictions: Predictions = {};
   let ms = 0;
@@ -58,7 +67,7 @@ async function runFetchdown(pages: Page[]): Promise<SystemRun> {
   const { Client } = await import('undici');
   const { buildApp } = await import('../src/app.js');
   const { loadConfig } = await import('../src/config.js');
-  const { createServices } = await import('../src/services/index.js');
+  const { createDeps } = await import('../src/deps.js');
   const byPath = new Map(pages.map((page) => [`/${page.id}.html`, page.raw]));
   const site = createServer((req, res) => {
     const body = byPath.get(req.url ?? '');
@@ -68,8 +77,15 @@ async function runFetchdown(pages: Page[]): Promise<SystemRun> {
   const siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 
   const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-quality-'));
-  const services = createServices(
-    loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, CACHE_URL: 'memory://', FETCH_ALLOW_PRIVATE_NETWORKS: '1', ROBOTS_TXT: 'ignore', RATE_LIMIT_ANONYMOUS: '0' }),
+  const services = createDeps(
+    loadConfig({
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      CACHE_URL: 'memory://',
+      FETCH_ALLOW_PRIVATE_NETWORKS: '1',
+      ROBOTS_TXT: 'ignore',
+      RATE_LIMIT_ANONYMOUS: '0',
+    }),
   );
   const app = await buildApp(services);
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -84,8 +100,16 @@ async function runFetchdown(pages: Page[]): Promise<SystemRun> {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ url: `${siteOrigin}/${page.id}.html`, format: 'text', use_cache: false }),
       });
-      const body = (await res.body.json()) as { markdown?: string; detail?: string; fetch_info?: { fetcher_used: string } };
-      details[page.id] = { status: res.statusCode, fetcher: body.fetch_info?.fetcher_used ?? '-', error: res.statusCode === 200 ? null : (body.detail ?? 'no detail') };
+      const body = (await res.body.json()) as {
+        markdown?: string;
+        detail?: string;
+        fetch_info?: { fetcher_used: string };
+      };
+      details[page.id] = {
+        status: res.statusCode,
+        fetcher: body.fetch_info?.fetcher_used ?? '-',
+        error: res.statusCode === 200 ? null : (body.detail ?? 'no detail'),
+      };
       return body.markdown ?? '';
     });
     return { ...run, maxRssMb: process.resourceUsage().maxRSS / 1024, details };
@@ -101,7 +125,9 @@ async function runFetchdown(pages: Page[]): Promise<SystemRun> {
 /** Runs one system in a child process (this file with `--system <name>`), which writes its run as JSON. */
 async function runChild(system: SystemName): Promise<SystemRun> {
   const out = fileURLToPath(new URL(`quality-${system}.json`, OUT_DIR));
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--system', system, out], { stdio: 'inherit' });
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--system', system, out], {
+    stdio: 'inherit',
+  });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`the ${system} run exited with ${code}`);
   return JSON.parse(readFileSync(out, 'utf8')) as SystemRun;
@@ -124,7 +150,9 @@ async function main(): Promise<void> {
 
   const { extractHtml } = await import('../src/extract/index.js');
   // The same extraction called directly on the page with its original URL: tells pipeline effects from extraction.
-  const direct: Predictions = Object.fromEntries(pages.map((page) => [page.id, { articleBody: extractHtml(page.html, page.url).text }]));
+  const direct: Predictions = Object.fromEntries(
+    pages.map((page) => [page.id, { articleBody: extractHtml(page.html, page.url).text }]),
+  );
   const directScore = await scorePredictions(truth, direct);
   const differing = ids.filter((id) => direct[id]!.articleBody !== runs.fetchdown.predictions[id]!.articleBody);
   // Extraction alone against Readability alone, page by page in turn in this process: the like-for-like speed ratio.
@@ -134,27 +162,60 @@ async function main(): Promise<void> {
   const row = (name: string, s: Score, run: SystemRun, speedNote: string) => {
     const perSecond = (pages.length / (run.ms / 1000)).toFixed(1);
     const perCpuSecond = (pages.length / (run.cpuMicros / 1e6)).toFixed(1);
-    const cells = [name, withStd(s.f1, s.f1_std), withStd(s.precision, s.precision_std), withStd(s.recall, s.recall_std), `${perSecond} (${perCpuSecond} per CPU-s) ${speedNote}`, run.maxRssMb.toFixed(0)];
+    const cells = [
+      name,
+      withStd(s.f1, s.f1_std),
+      withStd(s.precision, s.precision_std),
+      withStd(s.recall, s.recall_std),
+      `${perSecond} (${perCpuSecond} per CPU-s) ${speedNote}`,
+      run.maxRssMb.toFixed(0),
+    ];
     return `| ${cells.join(' | ')} |`;
   };
-  console.log(`${pages.length} pages; bootstrap ± over 200 resamples; pages/s after ${WARM_UP_PAGES} warm-up pages; peak RSS of each system's own process.\n`);
+  console.log(
+    `${pages.length} pages; bootstrap ± over 200 resamples; pages/s after ${WARM_UP_PAGES} ` +
+      `warm-up pages; peak RSS of each system's own process.\n`,
+  );
   console.log('| system | F1 | precision | recall | pages/s | peak RSS MB |');
   console.log('|---|---|---|---|---|---|');
   console.log(row('Fetchdown: POST /fetch, format text', ours, runs.fetchdown, '— HTTP round trip'));
   console.log(row('Readability.js on linkedom, textContent', base, runs.readability, '— extraction alone'));
-  const speed = (x: { pagesPerSecond: number; pagesPerCpuSecond: number }) => `${x.pagesPerSecond.toFixed(1)} (${x.pagesPerCpuSecond.toFixed(1)} per CPU-s)`;
-  console.log(`| Fetchdown's extraction alone (extractHtml), interleaved with ↓ | ${f4(alone.f1)} | ${f4(alone.precision)} | ${f4(alone.recall)} | ${speed(alone)} | – |`);
-  console.log(`| Readability.js alone, interleaved with ↑ | ${f4(alone.baseline.f1)} | ${f4(alone.baseline.precision)} | ${f4(alone.baseline.recall)} | ${speed(alone.baseline)} (ratio ${(alone.pagesPerSecond / alone.baseline.pagesPerSecond).toFixed(2)}×) | – |`);
+  const speed = (x: { pagesPerSecond: number; pagesPerCpuSecond: number }) =>
+    `${x.pagesPerSecond.toFixed(1)} (${x.pagesPerCpuSecond.toFixed(1)} per CPU-s)`;
   console.log(
-    `\nFetchdown's pages/s is the whole POST /fetch round trip over HTTP on 127.0.0.1, one request at a time (the app's GET of ` +
-      "the page from the local server, extraction, token counts, JSON); Readability's is the extraction call alone. CPU-s: the " +
-      'process\'s own CPU time (server and client included for Fetchdown), steadier than wall time on a shared machine.',
+    `| Fetchdown's extraction alone (extractHtml), interleaved with ↓ | ${f4(alone.f1)} | ` +
+      `${f4(alone.precision)} | ${f4(alone.recall)} | ${speed(alone)} | – |`,
   );
-  console.log(`Both processes hold the ${pages.length} pages in memory; loading them alone peaks at ${runs.floor.maxRssMb.toFixed(0)} MB RSS.`);
+  console.log(
+    `| Readability.js alone, interleaved with ↑ | ${f4(alone.baseline.f1)} | ` +
+      `${f4(alone.baseline.precision)} | ${f4(alone.baseline.recall)} | ${speed(alone.baseline)} ` +
+      `(ratio ${(alone.pagesPerSecond / alone.baseline.pagesPerSecond).toFixed(2)}×) | – |`,
+  );
+  console.log(
+    `\nFetchdown's pages/s is the whole POST /fetch round trip over HTTP on 127.0.0.1, one ` +
+      `request at a time (the app's GET of ` +
+      ("the page from the local server, extraction, token counts, JSON); Readability's is the " +
+        'extraction call alone. CPU-s: the ') +
+      "process's own CPU time (server and client included for Fetchdown), steadier than wall time on a shared machine.",
+  );
+  console.log(
+    `Both processes hold the ${pages.length} pages in memory; loading them alone peaks at ` +
+      `${runs.floor.maxRssMb.toFixed(0)} MB RSS.`,
+  );
   const missed = (['f1', 'precision', 'recall'] as const).filter((k) => ours[k] < TARGETS[k]);
-  console.log(`Targets: F1 ≥ ${f3(TARGETS.f1)}, P ≥ ${f3(TARGETS.precision)}, R ≥ ${f3(TARGETS.recall)}: ${missed.length ? `not met (${missed.join(', ')})` : 'met'}.`);
-  console.log(`extractHtml(html, original URL).text called directly: F1 ${f4(directScore.f1)}, P ${f4(directScore.precision)}, R ${f4(directScore.recall)}; identical to the pipeline's text on ${ids.length - differing.length}/${ids.length} pages${differing.length ? ` (differ: ${differing.slice(0, 10).join(', ')}${differing.length > 10 ? ', …' : ''})` : ''}.`);
-  const failed = ids.filter((id) => runs.fetchdown.details[id]?.status !== 200 || runs.fetchdown.details[id]?.fetcher !== 'html');
+  console.log(
+    `Targets: F1 ≥ ${f3(TARGETS.f1)}, P ≥ ${f3(TARGETS.precision)}, R ≥ ${f3(TARGETS.recall)}: ` +
+      `${missed.length ? `not met (${missed.join(', ')})` : 'met'}.`,
+  );
+  console.log(
+    `extractHtml(html, original URL).text called directly: F1 ${f4(directScore.f1)}, P ` +
+      `${f4(directScore.precision)}, R ${f4(directScore.recall)}; identical to the pipeline's ` +
+      `text on ${ids.length - differing.length}/${ids.length} ` +
+      `pages${differing.length ? ` (differ: ${differing.slice(0, 10).join(', ')}${differing.length > 10 ? ', …' : ''})` : ''}.`,
+  );
+  const failed = ids.filter(
+    (id) => runs.fetchdown.details[id]?.status !== 200 || runs.fetchdown.details[id]?.fetcher !== 'html',
+  );
   for (const id of failed) {
     const d = runs.fetchdown.details[id]!;
     console.log(`  ${id}: status ${d.status}, fetcher ${d.fetcher}${d.error ? `, ${d.error}` : ''}`);
@@ -165,14 +226,44 @@ async function main(): Promise<void> {
   console.log('\nWorst 10 pages by F1 (Fetchdown):\n');
   console.log('| id | host | P | R | F1 | Readability F1 |');
   console.log('|---|---|---|---|---|---|');
-  for (const p of worst) console.log(`| ${p.id} | ${host(p.id)} | ${f3(p.precision)} | ${f3(p.recall)} | ${f3(p.f1)} | ${f3(baseById.get(p.id)!.f1)} |`);
+  for (const p of worst)
+    console.log(
+      `| ${p.id} | ${host(p.id)} | ${f3(p.precision)} | ${f3(p.recall)} | ${f3(p.f1)} | ` +
+        `${f3(baseById.get(p.id)!.f1)} |`,
+    );
 
   // Per page TSV, and for the worst ten our text, the truth and Readability's beside each other for diffing.
-  const header = ['id', 'host', 'precision', 'recall', 'f1', 'true_tokens', 'pred_tokens', 'status', 'fetcher', 'readability_precision', 'readability_recall', 'readability_f1'];
+  const header = [
+    'id',
+    'host',
+    'precision',
+    'recall',
+    'f1',
+    'true_tokens',
+    'pred_tokens',
+    'status',
+    'fetcher',
+    'readability_precision',
+    'readability_recall',
+    'readability_f1',
+  ];
   const lines = ours.perPage.map((p) => {
     const b = baseById.get(p.id)!;
     const d = runs.fetchdown.details[p.id];
-    return [p.id, host(p.id), f3(p.precision), f3(p.recall), f3(p.f1), p.trueTokens, p.predTokens, d?.status ?? '-', d?.fetcher ?? '-', f3(b.precision), f3(b.recall), f3(b.f1)].join('\t');
+    return [
+      p.id,
+      host(p.id),
+      f3(p.precision),
+      f3(p.recall),
+      f3(p.f1),
+      p.trueTokens,
+      p.predTokens,
+      d?.status ?? '-',
+      d?.fetcher ?? '-',
+      f3(b.precision),
+      f3(b.recall),
+      f3(b.f1),
+    ].join('\t');
   });
   writeFileSync(new URL('quality-per-page.tsv', OUT_DIR), [header.join('\t'), ...lines].join('\n') + '\n');
   const worstDir = new URL('quality-worst/', OUT_DIR);
@@ -182,10 +273,15 @@ async function main(): Promise<void> {
     writeFileSync(new URL(`${p.id}.truth.txt`, worstDir), truth[p.id]!.articleBody + '\n');
     writeFileSync(new URL(`${p.id}.readability.txt`, worstDir), runs.readability.predictions[p.id]!.articleBody + '\n');
   }
-  console.log('\nPer page: .bench-tmp/quality-per-page.tsv; the worst ten as text beside the truth: .bench-tmp/quality-worst/');
+  console.log(
+    '\nPer page: .bench-tmp/quality-per-page.tsv; the worst ten as text beside the truth: .bench-tmp/quality-worst/',
+  );
 
   if (missed.length > 0 || failed.length > 0) {
-    console.log(`\nFAIL: ${[...missed.map((k) => `${k} ${f4(ours[k])} < ${f3(TARGETS[k])}`), ...(failed.length ? [`${failed.length} pages not answered 200 by the html fetcher`] : [])].join('; ')}`);
+    console.log(
+      `\nFAIL: ` +
+        `${[...missed.map((k) => `${k} ${f4(ours[k])} < ${f3(TARGETS[k])}`), ...(failed.length ? [`${failed.length} pages not answered 200 by the html fetcher`] : [])].join('; ')}`,
+    );
     process.exitCode = 1;
   }
 }
@@ -197,7 +293,18 @@ if (systemFlag === -1) {
   const system = process.argv[systemFlag + 1] as SystemName;
   const out = process.argv[systemFlag + 2]!;
   const { pages } = loadBenchmarkPages();
-  const floor = (): SystemRun => ({ predictions: {}, ms: 0, cpuMicros: 0, maxRssMb: process.resourceUsage().maxRSS / 1024, details: {} });
-  const run = system === 'fetchdown' ? await runFetchdown(pages) : system === 'readability' ? await runReadability(pages) : floor();
+  const floor = (): SystemRun => ({
+    predictions: {},
+    ms: 0,
+    cpuMicros: 0,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    details: {},
+  });
+  const run =
+    system === 'fetchdown'
+      ? await runFetchdown(pages)
+      : system === 'readability'
+        ? await runReadability(pages)
+        : floor();
   writeFileSync(out, JSON.stringify(run));
 }

@@ -12,13 +12,19 @@ const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
 const CONNECTIONS = 50;
 const WARM_UP_MS = 1000;
 
-interface Servers { app: string; bare: string; site: string }
+interface Servers {
+  app: string;
+  bare: string;
+  site: string;
+}
 
 async function startServers(): Promise<{ servers: Servers; pid: number | undefined; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers.ts'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   // The child logs as a deployment would (to stdout, read and dropped here); its addresses come as one JSON line.
   const servers = await new Promise<Servers>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       const parsed = (() => {
         try {
           return JSON.parse(line) as Partial<Servers>;
@@ -47,7 +53,12 @@ function cpuMicros(pid: number | undefined): number | undefined {
 }
 
 /** Requests answered for POST `path` with `body`, CONNECTIONS at once, in `durationMs`. */
-async function load(origin: string, path: string, body: string, durationMs: number): Promise<{ done: number; ms: number; cpu: number }> {
+async function load(
+  origin: string,
+  path: string,
+  body: string,
+  durationMs: number,
+): Promise<{ done: number; ms: number; cpu: number }> {
   const pool = new Pool(origin, { connections: CONNECTIONS });
   let done = 0;
   const until = performance.now() + durationMs;
@@ -120,14 +131,23 @@ try {
     countTokens(page.text);
   }, 30);
   const uncachedMs = await timeIt(async () => {
-    const res = await request(`${servers.app}/fetch`, { method: 'POST', body: JSON.stringify({ url: longUrl, use_cache: false }), headers: { 'content-type': 'application/json' } });
+    const res = await request(`${servers.app}/fetch`, {
+      method: 'POST',
+      body: JSON.stringify({ url: longUrl, use_cache: false }),
+      headers: { 'content-type': 'application/json' },
+    });
     await res.body.text();
   }, 30);
 
-  const batchUrls = (run: number) => Array.from({ length: 20 }, (_, i) => `${servers.site}/delay/300/bench-${run}-${i}`);
+  const batchUrls = (run: number) =>
+    Array.from({ length: 20 }, (_, i) => `${servers.site}/delay/300/bench-${run}-${i}`);
   let run = 0;
   const batchMs = await timeIt(async () => {
-    const res = await request(`${servers.app}/fetch/batch`, { method: 'POST', body: JSON.stringify({ urls: batchUrls(run++), use_cache: false }), headers: { 'content-type': 'application/json' } });
+    const res = await request(`${servers.app}/fetch/batch`, {
+      method: 'POST',
+      body: JSON.stringify({ urls: batchUrls(run++), use_cache: false }),
+      headers: { 'content-type': 'application/json' },
+    });
     await res.body.text();
   }, 5);
 
@@ -135,15 +155,41 @@ try {
   const fetchers = await runFetchersBench();
 
   const rows = [
-    ['cached POST /fetch, 50 connections', describeThroughput(cached), `bare Fastify route, same bytes: ${describeThroughput(bare)}`, `${fmt(cached.rate / bare.rate, 2)}×`, '≥ 0.6×'],
-    ['uncached POST /fetch, long page', `${fmt(uncachedMs)} ms`, `undici GET + extraction + counting: ${fmt(rawMs)} ms`, `${fmt(uncachedMs / rawMs, 2)}×`, '≤ 1.15×'],
-    ['batch of 20 pages × 300 ms upstream', `${fmt(batchMs, 0)} ms`, 'one page: 300 ms', `${fmt(batchMs / 300, 2)}×`, '≤ 1.3×'],
-    ['extraction, 181 benchmark pages', `${fmt(extraction.pagesPerSecond)} pages/s, F1 ${fmt(extraction.f1, 3)}`, `Readability on linkedom: ${fmt(extraction.baseline.pagesPerSecond)} pages/s, F1 ${fmt(extraction.baseline.f1, 3)}`, `${fmt(extraction.pagesPerSecond / extraction.baseline.pagesPerSecond, 2)}×`, '≥ 40 pages/s'],
+    [
+      'cached POST /fetch, 50 connections',
+      describeThroughput(cached),
+      `bare Fastify route, same bytes: ${describeThroughput(bare)}`,
+      `${fmt(cached.rate / bare.rate, 2)}×`,
+      '≥ 0.6×',
+    ],
+    [
+      'uncached POST /fetch, long page',
+      `${fmt(uncachedMs)} ms`,
+      `undici GET + extraction + counting: ${fmt(rawMs)} ms`,
+      `${fmt(uncachedMs / rawMs, 2)}×`,
+      '≤ 1.15×',
+    ],
+    [
+      'batch of 20 pages × 300 ms upstream',
+      `${fmt(batchMs, 0)} ms`,
+      'one page: 300 ms',
+      `${fmt(batchMs / 300, 2)}×`,
+      '≤ 1.3×',
+    ],
+    [
+      'extraction, 181 benchmark pages',
+      `${fmt(extraction.pagesPerSecond)} pages/s, F1 ${fmt(extraction.f1, 3)}`,
+      `Readability on linkedom: ${fmt(extraction.baseline.pagesPerSecond)} pages/s, F1 ` +
+        `${fmt(extraction.baseline.f1, 3)}`,
+      `${fmt(extraction.pagesPerSecond / extraction.baseline.pagesPerSecond, 2)}×`,
+      '≥ 40 pages/s',
+    ],
   ];
   console.log('| measure | Fetchdown | baseline (same run) | ratio | target |');
   console.log('|---|---|---|---|---|');
   for (const row of [...rows, ...fetchersRows(fetchers)]) console.log(`| ${row.join(' | ')} |`);
-  if (extraction.tokensPerByte !== undefined) console.log(`\nCalibrated tokens per HTML byte (for /estimate): ${extraction.tokensPerByte.toFixed(4)}`);
+  if (extraction.tokensPerByte !== undefined)
+    console.log(`\nCalibrated tokens per HTML byte (for /estimate): ${extraction.tokensPerByte.toFixed(4)}`);
 } finally {
   stop();
 }

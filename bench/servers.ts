@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import Fastify from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { createServices } from '../src/services/index.js';
+import { createDeps } from '../src/deps.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
 
 const site = await startFixtureSite();
@@ -13,7 +13,9 @@ const DATA_DIR = '.bench-tmp/servers';
 rmSync(DATA_DIR, { recursive: true, force: true });
 // The configuration we ship (log level, embedded cache, metering, rate limiting), except what a loopback benchmark
 // needs: the fixture site is on 127.0.0.1, and the anonymous limit is counted as usual but set too high to refuse.
-const services = createServices(loadConfig({ FETCH_ALLOW_PRIVATE_NETWORKS: '1', DATA_DIR, RATE_LIMIT_ANONYMOUS: String(2 ** 40) }));
+const services = createDeps(
+  loadConfig({ FETCH_ALLOW_PRIVATE_NETWORKS: '1', DATA_DIR, RATE_LIMIT_ANONYMOUS: String(2 ** 40) }),
+);
 const app = await buildApp(services);
 await app.listen({ port: 0, host: '127.0.0.1' });
 
@@ -26,5 +28,10 @@ await bare.listen({ port: 0, host: '127.0.0.1' });
 
 const port = (server: typeof app) => (server.server.address() as { port: number }).port;
 process.stdout.write(
-  JSON.stringify({ app: `http://127.0.0.1:${port(app)}`, bare: `http://127.0.0.1:${port(bare)}`, site: site.origin, primed: primed.statusCode }) + '\n',
+  JSON.stringify({
+    app: `http://127.0.0.1:${port(app)}`,
+    bare: `http://127.0.0.1:${port(bare)}`,
+    site: site.origin,
+    primed: primed.statusCode,
+  }) + '\n',
 );

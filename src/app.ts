@@ -1,9 +1,13 @@
-// buildApp: the Fastify instance with every plugin and route registered explicitly, so the URL map reads here.
+// buildApp: the Fastify instance with every plugin and route registered explicitly, so the URL map reads here. This
+// file and src/http/ are the HTTP surface: routes validate with the contract and make one call into the operations.
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { ErrorResponse, HTTPValidationError, withOptionalDefaults } from './contract/fetch.js';
+import type { AppDeps } from './http/app-deps.js';
 import { meterCallers, trustProxyOption } from './http/auth.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { redactRequest } from './http/redact.js';
+import { echoRequestIds, requestIdOf } from './http/request-id.js';
 import { RequestLog } from './http/request-log.js';
 import { accountRoutes } from './http/routes/account.js';
 import { adminRoutes } from './http/routes/admin.js';
@@ -16,23 +20,24 @@ import { fetchRoutes } from './http/routes/fetch.js';
 import { healthRoutes } from './http/routes/health.js';
 import { mcpRoutes } from './http/routes/mcp.js';
 import { searchRoutes } from './http/routes/search.js';
-import { ErrorResponse, HTTPValidationError, withOptionalDefaults } from './http/schemas.js';
 import { createValidatorCompiler } from './http/validator.js';
-import type { Services } from './services/index.js';
 import { API_VERSION } from './version.js';
 
 export { API_VERSION };
 
-export async function buildApp(services: Services): Promise<FastifyInstance> {
+const SECRET_HEADERS = ['x-service-key', 'cookie', 'authorization', 'x-admin-token'];
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
-      level: services.config.LOG_LEVEL,
-      redact: ['req.headers["x-service-key"]', 'req.headers.cookie', 'req.headers.authorization', 'req.headers["x-admin-token"]'],
+      level: deps.config.LOG_LEVEL,
+      redact: SECRET_HEADERS.map((name) => `req.headers["${name}"]`),
       serializers: { req: redactRequest },
     },
     logController: new RequestLog(),
-    trustProxy: trustProxyOption(services.config.TRUST_PROXY),
+    trustProxy: trustProxyOption(deps.config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
+    genReqId: requestIdOf,
   });
 
   await app.register(swagger, {
@@ -52,29 +57,35 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
         },
       },
     },
-    transform: ({ schema, url }) => ({ schema: schema?.body ? { ...schema, body: withOptionalDefaults(schema.body) } : schema, url }),
-    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    transform: ({ schema, url }) => ({
+      schema: schema?.body ? { ...schema, body: withOptionalDefaults(schema.body) } : schema,
+      url,
+    }),
+    refResolver: {
+      buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
   });
   app.addSchema(HTTPValidationError);
   app.addSchema(ErrorResponse);
 
   app.setValidatorCompiler(createValidatorCompiler());
   registerErrorHandling(app);
-  app.addHook('onReady', () => services.store.migrate());
-  await app.register(healthRoutes, { services });
-  // Metered routes: X-Service-Key (or the anonymous tier), rate limits, and a meter that bills the caller.
+  echoRequestIds(app);
+  app.addHook('onReady', () => deps.store.migrate());
+  await app.register(healthRoutes, { deps });
+  // Metered routes: X-Service-Key (or the anonymous tier) and rate limits; the operations bill the caller.
   await app.register(async (metered: FastifyInstance) => {
-    meterCallers(metered, services);
-    await metered.register(fetchRoutes, { services });
-    await metered.register(estimateRoutes, { services });
-    await metered.register(cacheRoutes, { services });
-    await metered.register(searchRoutes, { services });
-    await metered.register(mcpRoutes, { services });
+    meterCallers(metered, deps);
+    await metered.register(fetchRoutes, { deps });
+    await metered.register(estimateRoutes, { deps });
+    await metered.register(cacheRoutes, { deps });
+    await metered.register(searchRoutes, { deps });
+    await metered.register(mcpRoutes, { deps });
   });
-  await app.register(accountRoutes, { services });
-  await app.register(authRoutes, { services });
-  await app.register(billingRoutes, { services });
-  await app.register(adminRoutes, { services });
-  await app.register(discoveryRoutes, { services });
+  await app.register(accountRoutes, { deps });
+  await app.register(authRoutes, { deps });
+  await app.register(billingRoutes, { deps });
+  await app.register(adminRoutes, { deps });
+  await app.register(discoveryRoutes, { deps });
   return app;
 }

@@ -5,11 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { ValidationError } from './errors.js';
-import type { FetchRequest, FetchResult } from './http/schemas.js';
-import { createOperations } from './mcp/operations.js';
+import { FetchRequest, type FetchResult } from './contract/fetch.js';
+import { validateInput } from './contract/validate.js';
+import { createAgentOperations } from './deps.js';
 import { describeFailure } from './mcp/server.js';
-import { findTool } from './mcp/tools.js';
-import { validateArguments } from './mcp/validate.js';
 import { API_VERSION } from './version.js';
 
 const USAGE = `Usage:
@@ -25,7 +24,9 @@ Exit codes: 0 done, 1 the fetch failed, 2 bad usage or arguments, 3 bad configur
 
 const EXIT = { ok: 0, failed: 1, usage: 2, config: 3 } as const;
 
-/** The CLI and the stdio server default to the checkout's data dir (as `npm start` from the checkout uses), not the cwd. */
+/**
+ * The CLI and the stdio server default to the checkout's data dir (as `npm start` from the checkout uses), not the cwd.
+ */
 const CHECKOUT_DATA_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'data');
 
 function fail(message: string, code: number): never {
@@ -67,19 +68,28 @@ function parseFetchArgs(argv: string[]) {
   }
 }
 
-/** Validation as the API does it, with the flag names a CLI user typed. */
+/** A 422's issues with the names a CLI user typed: the positional url, else the flag. */
+function flagIssues(error: ValidationError): string {
+  const lines = error.issues.map((i) => {
+    const field = String(i.loc.at(-1));
+    return `${field === 'url' ? 'url' : `--${field.replace(/_/g, '-')}`}: ${i.msg}`;
+  });
+  return lines.join('\n');
+}
+
+/**
+ * Validation as the API does it (the same schema, just as strict): a flag's text becomes a number only if it is one.
+ */
 function validateFetch(raw: Record<string, unknown>): FetchRequest {
   try {
-    return validateArguments<FetchRequest>(findTool('fetch_url')!, raw);
+    return validateInput<FetchRequest>(FetchRequest, raw, 'body');
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
-    const lines = error.issues.map((i) => {
-      const field = String(i.loc.at(-1));
-      return `${field === 'url' ? 'url' : `--${field.replace(/_/g, '-')}`}: ${i.msg}`;
-    });
-    return fail(lines.join('\n'), EXIT.usage);
+    return fail(flagIssues(error), EXIT.usage);
   }
 }
+
+const asInteger = (text: string): number | string => (/^-?\d+$/.test(text.trim()) ? Number(text) : text);
 
 async function fetchCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseFetchArgs(argv);
@@ -91,15 +101,16 @@ async function fetchCommand(argv: string[]): Promise<void> {
     format: values.format,
     links: values.links,
     images: values.images,
-    ...(values['max-tokens'] !== undefined && { max_tokens: values['max-tokens'] }),
+    ...(values['max-tokens'] !== undefined && { max_tokens: asInteger(values['max-tokens']) }),
   });
 
-  const handle = createOperations(readConfig());
+  const handle = createAgentOperations(readConfig());
   let result: FetchResult;
   try {
     result = await handle.operations.fetchUrl(args);
   } catch (error) {
     await handle.close();
+    if (error instanceof ValidationError) return fail(flagIssues(error), EXIT.usage);
     const { status, summary } = describeFailure(error);
     // The API hides internals from callers; here the caller is the operator, who needs them to report the bug.
     if (status === 500 && error instanceof Error) await write(process.stderr, `${error.stack ?? error.message}\n`);
@@ -116,14 +127,15 @@ async function fetchCommand(argv: string[]): Promise<void> {
 }
 
 async function runCli(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
+  const [command] = argv;
   if (command === 'serve') {
     const { startServer } = await import('./main.js');
     return startServer();
   }
   if (command === 'mcp') {
     const { runStdioServer } = await import('./mcp/stdio.js');
-    return runStdioServer(readConfig());
+    const config = readConfig();
+    return runStdioServer(config, createAgentOperations(config));
   }
   if (command === 'stripe-setup') {
     const { stripeSetupCommand } = await import('./billing/setup.js');

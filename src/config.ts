@@ -3,13 +3,17 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
 const Bool = (def: boolean) => Type.Boolean({ default: def });
-const Int = (def: number, min: number, max = Number.MAX_SAFE_INTEGER) => Type.Integer({ default: def, minimum: min, maximum: max });
+const Int = (def: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  Type.Integer({ default: def, minimum: min, maximum: max });
 
 export const ConfigSchema = Type.Object({
   PORT: Int(8080, 0, 65535),
   HOST: Type.String({ default: '127.0.0.1', minLength: 1 }),
   DATA_DIR: Type.String({ default: './data', minLength: 1 }),
-  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
   CACHE_TTL_SECONDS: Int(21600, 1),
   CACHE_URL: Type.Optional(Type.String({ pattern: '^(redis|rediss|memory)://' })),
   CACHE_MEMORY_ENTRIES: Int(500, 0),
@@ -98,8 +102,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Recor
   if (error) {
     const name = error.path.replace(/^\//, '');
     // A union of literals (LOG_LEVEL) reads "Expected union value": name the values it takes instead.
-    const choices = (error.schema.anyOf as { const?: unknown }[] | undefined)?.map((option) => option.const).filter((c) => c !== undefined);
-    const expected = choices?.length ? `expected one of ${choices.join(', ')}` : error.message;
+    const choices = (error.schema.anyOf as { const?: unknown }[] | undefined)
+      ?.map((option) => option.const)
+      .filter((c) => c !== undefined);
+    const expected = choices?.length ? `expected one of ${choices.map(String).join(', ')}` : error.message;
     throw new ConfigError(`${name}: ${expected} (got "${String(error.value)}")`);
   }
   checkCombinations(config as Config);
@@ -112,13 +118,17 @@ function checkCombinations(config: Config): void {
     throw new ConfigError('SEARCH_BASE_URL: required when SEARCH_PROVIDER=searxng (the URL of the SearXNG instance)');
   }
   if (config.SEARCH_PROVIDER === 'brave' && !config.SEARCH_API_KEY) {
-    throw new ConfigError('SEARCH_API_KEY: required when SEARCH_PROVIDER=brave (the Brave Search API subscription token)');
+    throw new ConfigError(
+      'SEARCH_API_KEY: required when SEARCH_PROVIDER=brave (the Brave Search API subscription token)',
+    );
   }
   if (!config.SEARCH_PROVIDER && (config.SEARCH_BASE_URL || config.SEARCH_API_KEY)) {
     throw new ConfigError('SEARCH_PROVIDER: set it to searxng or brave, or unset SEARCH_BASE_URL and SEARCH_API_KEY');
   }
   if (config.BROWSER_API_KEY && !config.BROWSER_WS_ENDPOINT) {
-    throw new ConfigError('BROWSER_WS_ENDPOINT: required when BROWSER_API_KEY is set (the remote browser the key is for)');
+    throw new ConfigError(
+      'BROWSER_WS_ENDPOINT: required when BROWSER_API_KEY is set (the remote browser the key is for)',
+    );
   }
   if (Boolean(config.FETCHDOWN_API_URL) !== Boolean(config.FETCHDOWN_API_KEY)) {
     const missing = config.FETCHDOWN_API_URL ? 'FETCHDOWN_API_KEY' : 'FETCHDOWN_API_URL';

@@ -1,4 +1,5 @@
-// Every error the API can answer with: one code→status table, two classes, one renderer (used by HTTP and, later, MCP).
+// Every error the API can answer with: one code→status table, two classes, one renderer (HTTP, MCP and the CLI all
+// show errors through it), and one mapping of a failed item (of a batch, a search) to its error entry.
 
 export const ERROR_STATUS = {
   bad_request: 400,
@@ -117,7 +118,8 @@ const RETRY_HINTS: Partial<Record<FetchFailure['code'], string>> = {
   empty_content: 'the page has no readable text; try fetcher "browser" if it is built by JavaScript',
   reader_failed: 'retry later, or try another fetcher',
   blocked_by_site: 'the site shows automated clients a bot challenge; no fallback could get past it',
-  robots_disallowed: "the site's robots.txt asks automated agents not to fetch this URL; it cannot be fetched through this service",
+  robots_disallowed:
+    "the site's robots.txt asks automated agents not to fetch this URL; it cannot be fetched through this service",
   fetcher_unavailable: 'retry later, or use fetcher "auto"',
 };
 
@@ -125,7 +127,8 @@ export function failureToError(failure: FetchFailure): AppError {
   const status = failure.upstreamStatus !== undefined ? { upstream_status: failure.upstreamStatus } : undefined;
   const extra = status || failure.extra ? { ...status, ...failure.extra } : undefined;
   const retryHint =
-    failure.retryHint ?? (failure.code === 'upstream_status' ? upstreamStatusHint(failure.upstreamStatus) : RETRY_HINTS[failure.code]);
+    failure.retryHint ??
+    (failure.code === 'upstream_status' ? upstreamStatusHint(failure.upstreamStatus) : RETRY_HINTS[failure.code]);
   return new AppError(failure.code, failure.detail, { retryHint, extra });
 }
 
@@ -142,4 +145,22 @@ export function renderError(error: unknown): { status: number; body: ErrorBody |
   if (error instanceof ValidationError) return { status: 422, body: { detail: error.issues } };
   if (error instanceof AppError) return { status: error.status, body: error.toBody() };
   return { status: 500, body: { detail: 'internal error', code: 'internal_error' } };
+}
+
+/** A failed item of a batch or a search, as its entry in the result: the status and code the single call would give. */
+export interface ErrorEntry {
+  status: number;
+  code: string;
+  detail: string;
+  /** For a 422: where the faulty value is, in the caller's terms (`['body', 'max_tokens_each']`). */
+  loc?: (string | number)[];
+}
+
+export function toErrorEntry(error: unknown): ErrorEntry {
+  if (error instanceof ValidationError) {
+    const detail = error.issues.map((i) => i.msg).join('; ');
+    return { status: 422, code: 'validation_error', detail, loc: error.issues[0]?.loc ?? [] };
+  }
+  if (error instanceof AppError) return { status: error.status, code: error.code, detail: error.detail };
+  return { status: 500, code: 'internal_error', detail: 'internal error' };
 }

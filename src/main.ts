@@ -1,9 +1,9 @@
-// Process entry: load config, build services and app, listen, and close everything on SIGTERM/SIGINT.
+// Process entry: load config, build the dependencies and the app, listen, and close everything on SIGTERM/SIGINT.
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { createServices } from './services/index.js';
+import { createDeps } from './deps.js';
 
 export async function startServer(): Promise<void> {
   let config;
@@ -16,12 +16,12 @@ export async function startServer(): Promise<void> {
     }
     throw error;
   }
-  const services = createServices(config);
-  const app = await buildApp(services);
+  const deps = createDeps(config);
+  const app = await buildApp(deps);
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();
-    await services.close();
+    await deps.close();
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,19 +1,22 @@
 // The price list as data: what each operation costs in credits, and what credits cost. /spec publishes it and the
 // ledger charges from it. Amounts are integer millicredits (1 credit = 1000), so 0.1-credit cache hits add up exactly.
-import type { FetcherName } from './fetchers/types.js';
 
 export const MILLICREDITS_PER_CREDIT = 1000;
 
 /** One credit is worth $0.001, so one millicredit is exactly one micro-dollar. */
 export const CREDIT_PRICE_MICRO_USD = 1000;
 
-/** Per-route price of one fetched page: the fetcher that produced it decides. */
-export const ROUTE_MILLICREDITS: Readonly<Record<FetcherName, number>> = Object.freeze({
+/**
+ * Per-route price of one fetched page: the fetcher that produced it decides (fetchers/types.ts checks every fetcher has
+ * one).
+ */
+export const ROUTE_MILLICREDITS = Object.freeze({
   html: 1000,
   reader: 2000,
   browser: 5000,
   pdf: 2000,
 });
+export type PricedRoute = keyof typeof ROUTE_MILLICREDITS;
 
 /** The spec's flat rates ($0.0002 per estimate, $0.0001 per cache hit), as millicredits. */
 export const ESTIMATE_MILLICREDITS = 200;
@@ -55,7 +58,7 @@ export const PLANS: readonly Plan[] = Object.freeze([
 ]);
 
 /** Price of one fetched page: the cache-hit rate when it came from the cache, else its route's price. */
-export function fetchMillicredits(fetcher: FetcherName, cacheHit: boolean): number {
+export function fetchMillicredits(fetcher: PricedRoute, cacheHit: boolean): number {
   return cacheHit ? CACHE_HIT_MILLICREDITS : ROUTE_MILLICREDITS[fetcher];
 }
 
@@ -101,8 +104,20 @@ export function describePricing(monthlyCredits: Partial<Record<Plan['key'], numb
       search_each_further_result: toCredits(ROUTE_MILLICREDITS.html),
     },
     flat_rates_usd: { estimate_tokens: toUsd(ESTIMATE_MILLICREDITS), cache_hit: toUsd(CACHE_HIT_MILLICREDITS) },
-    flat_rates_credits: { estimate_tokens: toCredits(ESTIMATE_MILLICREDITS), cache_hit: toCredits(CACHE_HIT_MILLICREDITS) },
-    packs: CREDIT_PACKS.map((p) => ({ item_key: p.key, credits: p.credits, price_usd: usd(p.priceCents), expires: false })),
-    plans: PLANS.map((p) => ({ item_key: p.key, monthly_credits: monthlyCredits[p.key] ?? p.monthlyCredits, price_usd_per_month: usd(p.priceCentsPerMonth) })),
+    flat_rates_credits: {
+      estimate_tokens: toCredits(ESTIMATE_MILLICREDITS),
+      cache_hit: toCredits(CACHE_HIT_MILLICREDITS),
+    },
+    packs: CREDIT_PACKS.map((p) => ({
+      item_key: p.key,
+      credits: p.credits,
+      price_usd: usd(p.priceCents),
+      expires: false,
+    })),
+    plans: PLANS.map((p) => ({
+      item_key: p.key,
+      monthly_credits: monthlyCredits[p.key] ?? p.monthlyCredits,
+      price_usd_per_month: usd(p.priceCentsPerMonth),
+    })),
   };
 }

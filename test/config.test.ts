@@ -24,18 +24,33 @@ test('values are coerced', () => {
   assert.equal(config.CACHE_URL, 'redis://127.0.0.1:6379');
 });
 
-for (const [name, value] of [['PORT', 'eighty'], ['PORT', '70000'], ['FETCH_ALLOW_PRIVATE_NETWORKS', 'maybe'], ['LOG_LEVEL', 'loud'], ['CACHE_URL', 'http://cache'], ['FETCH_MAX_REDIRECTS', '-1']] as const) {
+for (const [name, value] of [
+  ['PORT', 'eighty'],
+  ['PORT', '70000'],
+  ['FETCH_ALLOW_PRIVATE_NETWORKS', 'maybe'],
+  ['LOG_LEVEL', 'loud'],
+  ['CACHE_URL', 'http://cache'],
+  ['FETCH_MAX_REDIRECTS', '-1'],
+] as const) {
   test(`a bad ${name} names the variable`, () => {
-    assert.throws(() => loadConfig({ [name]: value }), (e: unknown) => e instanceof ConfigError && e.message.startsWith(`${name}:`));
+    assert.throws(
+      () => loadConfig({ [name]: value }),
+      (e: unknown) => e instanceof ConfigError && e.message.startsWith(`${name}:`),
+    );
   });
 }
 
 test('a bad choice lists the values the variable takes', () => {
-  assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), { message: 'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent (got "loud")' });
+  assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), {
+    message: 'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+  });
 });
 
 test('the process stops with a one-line message on a bad value', () => {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, PORT: 'abc' }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, PORT: 'abc' },
+    encoding: 'utf8',
+  });
   assert.equal(result.status, 1);
   assert.equal(result.stderr.trim().split('\n').length, 1);
   assert.match(result.stderr, /PORT/);

@@ -1,7 +1,15 @@
 // The price list: the spec's constants, exact in millicredits, and the search price rule.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CACHE_HIT_MILLICREDITS, ESTIMATE_MILLICREDITS, ROUTE_MILLICREDITS, describePricing, fetchMillicredits, searchCredits, searchMillicredits } from '../src/pricing.js';
+import {
+  CACHE_HIT_MILLICREDITS,
+  ESTIMATE_MILLICREDITS,
+  ROUTE_MILLICREDITS,
+  describePricing,
+  fetchMillicredits,
+  searchCredits,
+  searchMillicredits,
+} from '../src/pricing.js';
 
 test('per-route and flat prices are the spec constants', () => {
   assert.deepEqual(ROUTE_MILLICREDITS, { html: 1000, reader: 2000, browser: 5000, pdf: 2000 });
@@ -25,8 +33,30 @@ test('ten thousand cache hits add up to exactly 1000 credits', () => {
 test('the published price list', () => {
   const p = describePricing();
   assert.equal(p.credit_usd, 0.001);
-  assert.deepEqual(p.route_credits, { html: 1, reader: 2, browser: 5, pdf: 2, search_with_3_fetches: 15, search_each_further_result: 1 });
+  assert.deepEqual(p.route_credits, {
+    html: 1,
+    reader: 2,
+    browser: 5,
+    pdf: 2,
+    search_with_3_fetches: 15,
+    search_each_further_result: 1,
+  });
   assert.deepEqual(p.flat_rates_usd, { estimate_tokens: 0.0002, cache_hit: 0.0001 });
-  assert.deepEqual(p.packs.map((x) => [x.item_key, x.credits, x.price_usd]), [['10k', 10000, 10], ['100k', 100000, 80], ['1m', 1000000, 600]]);
-  assert.deepEqual(p.plans.map((x) => [x.item_key, x.monthly_credits, x.price_usd_per_month]), [['free', 500, 0], ['starter', 20000, 29], ['pro', 100000, 99], ['scale', 500000, 399]]);
+  assert.deepEqual(
+    p.packs.map((x) => [x.item_key, x.credits, x.price_usd]),
+    [
+      ['10k', 10000, 10],
+      ['100k', 100000, 80],
+      ['1m', 1000000, 600],
+    ],
+  );
+  assert.deepEqual(
+    p.plans.map((x) => [x.item_key, x.monthly_credits, x.price_usd_per_month]),
+    [
+      ['free', 500, 0],
+      ['starter', 20000, 29],
+      ['pro', 100000, 99],
+      ['scale', 500000, 399],
+    ],
+  );
 });

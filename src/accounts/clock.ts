@@ -1,11 +1,6 @@
-// Time as a dependency: the accounts service reads "now" from a Clock, so month boundaries can be tested.
+// Calendar arithmetic of the accounts service (months, days), on the Clock it reads "now" from.
 
-export interface Clock {
-  /** Epoch milliseconds. */
-  now(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now() };
+export { systemClock, type Clock } from '../util/clock.js';
 
 const DAY_MS = 86_400_000;
 
@@ -17,7 +12,10 @@ export function monthOf(at: number): string {
 /** First instant of the month `at` falls in, and of the next one (UTC). */
 export function monthBounds(at: number): { start: number; end: number } {
   const d = new Date(at);
-  return { start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) };
+  return {
+    start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1),
+    end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1),
+  };
 }
 
 /** Whole UTC days since the epoch: the bucket of the per-day usage series. */

@@ -50,10 +50,16 @@ export interface QuotaShortfall {
 export type ReserveResult = { ok: true; reservation: Reservation } | ({ ok: false } & QuotaShortfall);
 
 /** What the work turned out to cost and what the ledger row says about it. */
-export type Settlement = Omit<NewLedgerRow, 'account_id' | 'credits_millis' | 'balance_millis' | 'at'> & { priceMillis: number };
+export type Settlement = Omit<NewLedgerRow, 'account_id' | 'credits_millis' | 'balance_millis' | 'at'> & {
+  priceMillis: number;
+};
 
 /** The allowance state of an account row as of `now`: a row from an older month has used nothing of this one. */
-export function allowanceOf(account: Pick<Account, 'plan' | 'allowance_period' | 'allowance_used_millis'>, plans: PlanTable, now: number) {
+export function allowanceOf(
+  account: Pick<Account, 'plan' | 'allowance_period' | 'allowance_used_millis'>,
+  plans: PlanTable,
+  now: number,
+) {
   const period = monthOf(now);
   const used = account.allowance_period === period ? account.allowance_used_millis : 0;
   const monthly = plans[account.plan].monthlyMillis;
@@ -92,7 +98,11 @@ export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTab
       if (fromBalance > account.balance_millis) return shortfall(account, allowance);
       await trx
         .updateTable('accounts')
-        .set({ allowance_period: allowance.period, allowance_used_millis: allowance.used + fromAllowance, balance_millis: account.balance_millis - fromBalance })
+        .set({
+          allowance_period: allowance.period,
+          allowance_used_millis: allowance.used + fromAllowance,
+          balance_millis: account.balance_millis - fromBalance,
+        })
         .where('id', '=', accountId)
         .execute();
       return { ok: true as const, reservation: { accountId, period: allowance.period, fromAllowance, fromBalance } };
@@ -144,7 +154,13 @@ export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTab
       }
       await trx
         .insertInto('ledger')
-        .values({ ...row, account_id: reservation.accountId, credits_millis: charged, balance_millis: fromBalance, at: clock.now() })
+        .values({
+          ...row,
+          account_id: reservation.accountId,
+          credits_millis: charged,
+          balance_millis: fromBalance,
+          at: clock.now(),
+        })
         .execute();
     });
   }
@@ -178,8 +194,13 @@ export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTab
   async function insertRows(rows: NewLedgerRow[]): Promise<void> {
     let text = insertSql.get(rows.length);
     if (text === undefined) {
-      const placeholders = Object.fromEntries(LEDGER_COLUMNS.map((column) => [column, null])) as unknown as NewLedgerRow;
-      text = store.db.insertInto('ledger').values(rows.map(() => placeholders)).compile().sql;
+      const placeholders = Object.fromEntries(
+        LEDGER_COLUMNS.map((column) => [column, null]),
+      ) as unknown as NewLedgerRow;
+      text = store.db
+        .insertInto('ledger')
+        .values(rows.map(() => placeholders))
+        .compile().sql;
       if (insertSql.size >= 16) insertSql.clear();
       insertSql.set(rows.length, text);
     }
@@ -217,8 +238,15 @@ export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTab
   }
 
   /** Whether the account could pay `millis` now (a read, not a reservation). */
-  async function canAfford(accountId: number, millis: number): Promise<{ ok: true } | ({ ok: false } & QuotaShortfall)> {
-    const account = await store.db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+  async function canAfford(
+    accountId: number,
+    millis: number,
+  ): Promise<{ ok: true } | ({ ok: false } & QuotaShortfall)> {
+    const account = await store.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', accountId)
+      .executeTakeFirstOrThrow();
     const allowance = allowanceOf(account, plans, clock.now());
     if (allowance.left + account.balance_millis >= millis) return { ok: true };
     return shortfall(account, allowance);
@@ -228,7 +256,11 @@ export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTab
   async function addBalance(accountId: number, millis: number): Promise<void> {
     await store.transaction(async (trx) => {
       const account = await lockAccount(trx, accountId);
-      await trx.updateTable('accounts').set({ balance_millis: account.balance_millis + millis }).where('id', '=', accountId).execute();
+      await trx
+        .updateTable('accounts')
+        .set({ balance_millis: account.balance_millis + millis })
+        .where('id', '=', accountId)
+        .execute();
     });
   }
 

@@ -1,5 +1,5 @@
-// The accounts service: sign-up, keys, magic-link sessions, credits and metering, usage and admin metrics, built
-// from a store, a clock and a mailer. createAccountServices wires it from the config for createServices.
+// The accounts service: sign-up, keys, magic-link sessions, credits, usage and admin metrics, built from a store, a
+// clock and a mailer. createAccountServices wires it from its slice of the config for the composition root (deps.ts).
 import pino from 'pino';
 import type { Config } from '../config.js';
 import { createMailer, type Mailer, type MailMessage } from '../mail/index.js';
@@ -11,13 +11,11 @@ import { systemClock, type Clock } from './clock.js';
 import { createCredits } from './credits.js';
 import { createKeys } from './keys.js';
 import { createLogin } from './login.js';
-import { createMetering } from './meter.js';
 import { createMetrics } from './metrics.js';
 import { planTable } from './plans.js';
 import { createUsage } from './usage.js';
 
 export type { Clock } from './clock.js';
-export type { Caller, Meter } from './meter.js';
 
 export interface AccountsLog {
   info(fields: object, message: string): void;
@@ -27,7 +25,13 @@ export interface AccountsLog {
 
 export type AccountsConfig = Parameters<typeof planTable>[0] & Pick<Config, 'PUBLIC_BASE_URL'>;
 
-export function createAccounts(deps: { store: Store; mailer: Mailer; config: AccountsConfig; log: AccountsLog; clock?: Clock }) {
+export function createAccounts(deps: {
+  store: Store;
+  mailer: Mailer;
+  config: AccountsConfig;
+  log: AccountsLog;
+  clock?: Clock;
+}) {
   const { store, mailer, config, log } = deps;
   const clock = deps.clock ?? systemClock;
   const plans = planTable(config);
@@ -37,7 +41,9 @@ export function createAccounts(deps: { store: Store; mailer: Mailer; config: Acc
   function deliver(message: MailMessage): void {
     const sent: Promise<void> = mailer
       .send(message)
-      .catch((error: unknown) => log.warn({ to: message.to, subject: message.subject, err: String(error) }, 'mail could not be sent'))
+      .catch((error: unknown) =>
+        log.warn({ to: message.to, subject: message.subject, err: String(error) }, 'mail could not be sent'),
+      )
       .finally(() => sending.delete(sent));
     sending.add(sent);
   }
@@ -46,11 +52,6 @@ export function createAccounts(deps: { store: Store; mailer: Mailer; config: Acc
   const login = createLogin({ store, clock, keys, publicBaseUrl: config.PUBLIC_BASE_URL, deliver });
   const credits = createCredits({ store, clock, plans });
   const metrics = createMetrics({ store, clock });
-  const meterFor = createMetering({
-    credits,
-    publicBaseUrl: config.PUBLIC_BASE_URL,
-    onError: (error, context) => log.error({ err: error }, `ledger write failed while ${context}`),
-  });
 
   return {
     plans,
@@ -62,7 +63,7 @@ export function createAccounts(deps: { store: Store; mailer: Mailer; config: Acc
     verifyApiKey: keys.verifyApiKey,
     addBalance: credits.addBalance,
     changePlan: credits.changePlan,
-    meterFor,
+    credits,
     /** The public view of an account (/account/me, /auth/whoami). */
     describeAccount(account: Account) {
       return {
@@ -95,7 +96,9 @@ export function createAccountServices(config: Config, deps: { clock?: Clock } = 
   const log = pino({ level: config.LOG_LEVEL, name: 'accounts' });
   const store: Store = createStore({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const mailer = createMailer(config, log);
-  const rateLimiter: RateLimiter = createRateLimiter(config, (error) => log.warn({ err: String(error) }, 'rate limiter unavailable; request allowed'));
+  const rateLimiter: RateLimiter = createRateLimiter(config, (error) =>
+    log.warn({ err: String(error) }, 'rate limiter unavailable; request allowed'),
+  );
   const accounts = createAccounts({ store, mailer, config, log, clock: deps.clock });
   return {
     store,
@@ -103,7 +106,9 @@ export function createAccountServices(config: Config, deps: { clock?: Clock } = 
     rateLimiter,
     async close() {
       await accounts.flushMail();
-      await accounts.flushRecords().catch((error: unknown) => log.error({ err: error }, 'ledger rows could not be written at shutdown'));
+      await accounts
+        .flushRecords()
+        .catch((error: unknown) => log.error({ err: error }, 'ledger rows could not be written at shutdown'));
       await Promise.allSettled([mailer.close(), rateLimiter.close()]);
       await store.close();
     },

@@ -37,19 +37,40 @@ export function createKeys(deps: { store: Store; clock: Clock }) {
     const createdAt = clock.now();
     const row = await db
       .insertInto('api_keys')
-      .values({ account_id: accountId, key_hash: hashSecret(apiKey), label, created_at: createdAt, last_used_at: null, revoked_at: null })
+      .values({
+        account_id: accountId,
+        key_hash: hashSecret(apiKey),
+        label,
+        created_at: createdAt,
+        last_used_at: null,
+        revoked_at: null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return { apiKey, key: { id: row.id, label, created_at: iso(createdAt)!, last_used_at: null, revoked: false } };
   }
 
   async function listKeys(accountId: number): Promise<KeyOut[]> {
-    const rows = await store.db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
-    return rows.map((r) => ({ id: r.id, label: r.label, created_at: iso(r.created_at)!, last_used_at: iso(r.last_used_at), revoked: r.revoked_at !== null }));
+    const rows = await store.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      label: r.label,
+      created_at: iso(r.created_at)!,
+      last_used_at: iso(r.last_used_at),
+      revoked: r.revoked_at !== null,
+    }));
   }
 
   /** Revokes one of the account's keys; a key of another account is 'not_found', like one that does not exist. */
-  async function revokeKey(accountId: number, keyId: number): Promise<{ ok: true; key: KeyOut } | { ok: false; reason: 'not_found' }> {
+  async function revokeKey(
+    accountId: number,
+    keyId: number,
+  ): Promise<{ ok: true; key: KeyOut } | { ok: false; reason: 'not_found' }> {
     const now = clock.now();
     await store.db
       .updateTable('api_keys')
@@ -58,9 +79,23 @@ export function createKeys(deps: { store: Store; clock: Clock }) {
       .where('account_id', '=', accountId)
       .where('revoked_at', 'is', null)
       .execute();
-    const row = await store.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('account_id', '=', accountId).executeTakeFirst();
+    const row = await store.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', keyId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     if (!row) return { ok: false, reason: 'not_found' };
-    return { ok: true, key: { id: row.id, label: row.label, created_at: iso(row.created_at)!, last_used_at: iso(row.last_used_at), revoked: true } };
+    return {
+      ok: true,
+      key: {
+        id: row.id,
+        label: row.label,
+        created_at: iso(row.created_at)!,
+        last_used_at: iso(row.last_used_at),
+        revoked: true,
+      },
+    };
   }
 
   async function verifyApiKey(presented: string | undefined): Promise<ApiKeyCheck> {

@@ -16,11 +16,16 @@ const MAX_LINKS_PER_WINDOW = 5;
 
 export type SignupResult = { created: true; apiKey: string; keyId: number } | { created: false };
 
-export type LinkCheck = { ok: true; accountId: number } | { ok: false; reason: 'malformed' | 'unknown' | 'used' | 'expired' };
+export type LinkCheck =
+  { ok: true; accountId: number } | { ok: false; reason: 'malformed' | 'unknown' | 'used' | 'expired' };
 
-export type Redemption = { ok: true; account: Account; sessionToken: string; expiresAt: number } | { ok: false; reason: 'malformed' | 'unknown' | 'used' | 'expired' };
+export type Redemption =
+  | { ok: true; account: Account; sessionToken: string; expiresAt: number }
+  | { ok: false; reason: 'malformed' | 'unknown' | 'used' | 'expired' };
 
-export type SessionCheck = { ok: true; account: Account; sessionId: number } | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'expired' };
+export type SessionCheck =
+  | { ok: true; account: Account; sessionId: number }
+  | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'expired' };
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -28,7 +33,13 @@ export function normalizeEmail(email: string): string {
 
 const looksLikeToken = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
 
-export function createLogin(deps: { store: Store; clock: Clock; keys: Keys; publicBaseUrl: string; deliver(message: MailMessage): void }) {
+export function createLogin(deps: {
+  store: Store;
+  clock: Clock;
+  keys: Keys;
+  publicBaseUrl: string;
+  deliver(message: MailMessage): void;
+}) {
   const { store, clock, keys, deliver } = deps;
   const base = deps.publicBaseUrl.replace(/\/$/, '');
 
@@ -46,7 +57,13 @@ export function createLogin(deps: { store: Store; clock: Clock; keys: Keys; publ
   async function insertLink(db: Kysely<Database>, accountId: number, token: string, now: number): Promise<void> {
     await db
       .insertInto('magic_links')
-      .values({ account_id: accountId, token_hash: hashSecret(token), created_at: now, expires_at: now + MAGIC_LINK_TTL_MS, used_at: null })
+      .values({
+        account_id: accountId,
+        token_hash: hashSecret(token),
+        created_at: now,
+        expires_at: now + MAGIC_LINK_TTL_MS,
+        used_at: null,
+      })
       .execute();
   }
 
@@ -61,7 +78,14 @@ export function createLogin(deps: { store: Store; clock: Clock; keys: Keys; publ
       const throttled = (await recentLinks(trx, address, now)) >= MAX_LINKS_PER_WINDOW;
       const created = await trx
         .insertInto('accounts')
-        .values({ email: address, plan: 'free', balance_millis: 0, allowance_period: '', allowance_used_millis: 0, created_at: now })
+        .values({
+          email: address,
+          plan: 'free',
+          balance_millis: 0,
+          allowance_period: '',
+          allowance_used_millis: 0,
+          created_at: now,
+        })
         .onConflict((oc) => oc.column('email').doNothing())
         .returning('id')
         .executeTakeFirst();
@@ -69,7 +93,11 @@ export function createLogin(deps: { store: Store; clock: Clock; keys: Keys; publ
         const issued = await keys.issueKey(trx, created.id, label);
         return { created: true as const, apiKey: issued.apiKey, keyId: issued.key.id };
       }
-      const existing = await trx.selectFrom('accounts').select('id').where('email', '=', address).executeTakeFirstOrThrow();
+      const existing = await trx
+        .selectFrom('accounts')
+        .select('id')
+        .where('email', '=', address)
+        .executeTakeFirstOrThrow();
       if (!throttled) await insertLink(trx, existing.id, token, now);
       return { created: false as const, send: !throttled };
     });
@@ -97,8 +125,15 @@ export function createLogin(deps: { store: Store; clock: Clock; keys: Keys; publ
     if (send) deliver(signInMessage(address, linkFor(token), MAGIC_LINK_TTL_MS / 60_000));
   }
 
-  async function explain(tokenHash: string, now: number): Promise<{ ok: false; reason: 'unknown' | 'used' | 'expired' }> {
-    const row = await store.db.selectFrom('magic_links').select(['token_hash', 'used_at', 'expires_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+  async function explain(
+    tokenHash: string,
+    now: number,
+  ): Promise<{ ok: false; reason: 'unknown' | 'used' | 'expired' }> {
+    const row = await store.db
+      .selectFrom('magic_links')
+      .select(['token_hash', 'used_at', 'expires_at'])
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
     if (!row || !equalSecrets(row.token_hash, tokenHash)) return { ok: false, reason: 'unknown' };
     if (row.used_at !== null) return { ok: false, reason: 'used' };
     if (row.expires_at <= now) return { ok: false, reason: 'expired' };
@@ -139,9 +174,18 @@ export function createLogin(deps: { store: Store; clock: Clock; keys: Keys; publ
     const expiresAt = now + SESSION_TTL_SECONDS * 1000;
     await store.db
       .insertInto('sessions')
-      .values({ account_id: spent.account_id, token_hash: hashSecret(sessionToken), created_at: now, expires_at: expiresAt })
+      .values({
+        account_id: spent.account_id,
+        token_hash: hashSecret(sessionToken),
+        created_at: now,
+        expires_at: expiresAt,
+      })
       .execute();
-    const account = await store.db.selectFrom('accounts').selectAll().where('id', '=', spent.account_id).executeTakeFirstOrThrow();
+    const account = await store.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('id', '=', spent.account_id)
+      .executeTakeFirstOrThrow();
     return { ok: true, account, sessionToken, expiresAt };
   }
 

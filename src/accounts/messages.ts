@@ -14,7 +14,8 @@ export function apiKeyMessage(to: string, apiKey: string, publicBaseUrl: string)
       '',
       'Send it as the X-Service-Key header:',
       '',
-      `    curl -s ${publicBaseUrl}/fetch -H 'X-Service-Key: ${apiKey}' -H 'content-type: application/json' -d '{"url": "https://example.com/"}'`,
+      `    curl -s ${publicBaseUrl}/fetch -H 'X-Service-Key: ${apiKey}' -H 'content-type: ` +
+        `application/json' -d '{"url": "https://example.com/"}'`,
       '',
       `Manage keys and usage at ${publicBaseUrl}/dashboard (sign in with this address).`,
       '',

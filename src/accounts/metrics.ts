@@ -38,19 +38,42 @@ export function createMetrics(deps: { store: Store; clock: Clock }) {
           credits(eb),
           eb.fn.sum<number>(eb.case().when('account_id', 'is', null).then(1).else(0).end()).as('anonymous'),
           eb.fn.sum<number>(eb.case().when('status', '=', 'ok').then(0).else(1).end()).as('errors'),
-          eb.fn.sum<number>(eb.case().when('status', '=', 'ok').then(eb.case().when('fetcher', 'is not', null).then(1).else(0).end()).else(0).end()).as('pages'),
-          eb.fn.sum<number>(eb.case().when('status', '=', 'ok').then(sql.ref<number>('cache_hit')).else(0).end()).as('hits'),
+          eb.fn
+            .sum<number>(
+              eb
+                .case()
+                .when('status', '=', 'ok')
+                .then(eb.case().when('fetcher', 'is not', null).then(1).else(0).end())
+                .else(0)
+                .end(),
+            )
+            .as('pages'),
+          eb.fn
+            .sum<number>(eb.case().when('status', '=', 'ok').then(sql.ref<number>('cache_hit')).else(0).end())
+            .as('hits'),
         ])
         .executeTakeFirstOrThrow(),
-      window.select((eb) => ['operation as key', count(eb), credits(eb)]).groupBy('operation').execute(),
-      window.where('fetcher', 'is not', null).select((eb) => ['fetcher as key', count(eb), credits(eb)]).groupBy('fetcher').execute(),
-      window.select((eb) => ['status', count(eb)]).groupBy('status').execute(),
+      window
+        .select((eb) => ['operation as key', count(eb), credits(eb)])
+        .groupBy('operation')
+        .execute(),
+      window
+        .where('fetcher', 'is not', null)
+        .select((eb) => ['fetcher as key', count(eb), credits(eb)])
+        .groupBy('fetcher')
+        .execute(),
+      window
+        .select((eb) => ['status', count(eb)])
+        .groupBy('status')
+        .execute(),
     ]);
     const requests = Number(totals.requests);
     const pages = Number(totals.pages ?? 0);
     const [p50, p95] = await Promise.all([percentile(since, requests, 0.5), percentile(since, requests, 0.95)]);
     const group = (rows: { key: string | null; requests: unknown; millis: unknown }[]) =>
-      Object.fromEntries(rows.map((r) => [r.key ?? 'none', { requests: Number(r.requests), credits: toCredits(Number(r.millis)) }]));
+      Object.fromEntries(
+        rows.map((r) => [r.key ?? 'none', { requests: Number(r.requests), credits: toCredits(Number(r.millis)) }]),
+      );
     return {
       since: new Date(since).toISOString(),
       requests,
@@ -68,10 +91,25 @@ export function createMetrics(deps: { store: Store; clock: Clock }) {
   return async function collectMetrics() {
     const now = clock.now();
     const [accounts, byPlan, keys, sessions, last24h, month] = await Promise.all([
-      db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      db.selectFrom('accounts').select((eb) => ['plan', eb.fn.countAll<number>().as('n')]).groupBy('plan').execute(),
-      db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('revoked_at', 'is', null).executeTakeFirstOrThrow(),
-      db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('expires_at', '>', now).executeTakeFirstOrThrow(),
+      db
+        .selectFrom('accounts')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+      db
+        .selectFrom('accounts')
+        .select((eb) => ['plan', eb.fn.countAll<number>().as('n')])
+        .groupBy('plan')
+        .execute(),
+      db
+        .selectFrom('api_keys')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('revoked_at', 'is', null)
+        .executeTakeFirstOrThrow(),
+      db
+        .selectFrom('sessions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('expires_at', '>', now)
+        .executeTakeFirstOrThrow(),
       summarizeWindow(now - 86_400_000),
       summarizeWindow(monthBounds(now).start),
     ]);

@@ -26,7 +26,10 @@ type PlanConfig = Pick<
 >;
 
 export function planTable(config: PlanConfig): PlanTable {
-  const rules = (credits: number, requestsPerWindow: number) => ({ monthlyMillis: credits * MILLICREDITS_PER_CREDIT, requestsPerWindow });
+  const rules = (credits: number, requestsPerWindow: number) => ({
+    monthlyMillis: credits * MILLICREDITS_PER_CREDIT,
+    requestsPerWindow,
+  });
   return Object.freeze({
     free: rules(config.FREE_MONTHLY_CREDITS, config.RATE_LIMIT_FREE),
     starter: rules(config.STARTER_MONTHLY_CREDITS, config.RATE_LIMIT_STARTER),

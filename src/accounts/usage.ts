@@ -25,7 +25,8 @@ export interface UsageSummary {
   purchases: { at: string; operation: string; item_key: string | null; credits_added: number }[];
 }
 
-const credits = (eb: ExpressionBuilder<Database, 'ledger'>) => eb.fn.coalesce(eb.fn.sum<number>('credits_millis'), sql.lit(0));
+const credits = (eb: ExpressionBuilder<Database, 'ledger'>) =>
+  eb.fn.coalesce(eb.fn.sum<number>('credits_millis'), sql.lit(0));
 
 /** Operations that fetch pages: a batch row is one page of a batch. */
 const FETCH_OPERATIONS = ['fetch', 'batch'];
@@ -36,7 +37,11 @@ export function createUsage(deps: { store: Store; clock: Clock; plans: PlanTable
   return async function summarizeUsage(account: Account): Promise<UsageSummary> {
     const now = clock.now();
     const { start, end } = monthBounds(now);
-    const allRows = store.db.selectFrom('ledger').where('account_id', '=', account.id).where('at', '>=', start).where('at', '<', end);
+    const allRows = store.db
+      .selectFrom('ledger')
+      .where('account_id', '=', account.id)
+      .where('at', '>=', start)
+      .where('at', '<', end);
     const month = allRows.where('operation', 'not in', BILLING_OPERATIONS);
     const [fresh, totals, byOperation, byFetcher, byDay, purchases] = await Promise.all([
       store.db.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow(),
@@ -44,32 +49,58 @@ export function createUsage(deps: { store: Store; clock: Clock; plans: PlanTable
         .select((eb) => [
           credits(eb).as('millis'),
           eb.fn.countAll().as('requests'),
-          eb.fn.sum(eb.case().when('status', '=', 'ok').then(eb.case().when('operation', 'in', FETCH_OPERATIONS).then(1).else(0).end()).else(0).end()).as('fetches'),
+          eb.fn
+            .sum(
+              eb
+                .case()
+                .when('status', '=', 'ok')
+                .then(eb.case().when('operation', 'in', FETCH_OPERATIONS).then(1).else(0).end())
+                .else(0)
+                .end(),
+            )
+            .as('fetches'),
           eb.fn.sum(eb.case().when('status', '=', 'ok').then(sql.ref('cache_hit')).else(0).end()).as('cache_hits'),
           eb.fn.sum(eb.case().when('status', '=', 'ok').then(0).else(1).end()).as('failed'),
         ])
         .executeTakeFirstOrThrow(),
-      month.select((eb) => ['operation as key', credits(eb).as('millis'), eb.fn.countAll().as('requests')]).groupBy('operation').execute(),
+      month
+        .select((eb) => ['operation as key', credits(eb).as('millis'), eb.fn.countAll().as('requests')])
+        .groupBy('operation')
+        .execute(),
       month
         .where('fetcher', 'is not', null)
         .select((eb) => ['fetcher as key', credits(eb).as('millis'), eb.fn.countAll().as('requests')])
         .groupBy('fetcher')
         .execute(),
       month
-        .select((eb) => [sql<number>`at / 86400000`.as('day'), credits(eb).as('millis'), eb.fn.countAll().as('requests')])
+        .select((eb) => [
+          sql<number>`at / 86400000`.as('day'),
+          credits(eb).as('millis'),
+          eb.fn.countAll().as('requests'),
+        ])
         .groupBy(sql`at / 86400000`)
         .execute(),
-      allRows.where('operation', 'in', BILLING_OPERATIONS).select(['at', 'operation', 'item_key', 'credited_millis']).orderBy('id').execute(),
+      allRows
+        .where('operation', 'in', BILLING_OPERATIONS)
+        .select(['at', 'operation', 'item_key', 'credited_millis'])
+        .orderBy('id')
+        .execute(),
     ]);
     const allowance = allowanceOf(fresh, plans, now);
     const perDay = new Map(byDay.map((d) => [Number(d.day), d]));
     const daily: UsageSummary['daily'] = [];
     for (let day = dayIndex(start); day <= dayIndex(now); day++) {
       const row = perDay.get(day);
-      daily.push({ date: dayLabel(day), credits: toCredits(Number(row?.millis ?? 0)), requests: Number(row?.requests ?? 0) });
+      daily.push({
+        date: dayLabel(day),
+        credits: toCredits(Number(row?.millis ?? 0)),
+        requests: Number(row?.requests ?? 0),
+      });
     }
     const group = (rows: { key: string | null; millis: unknown; requests: unknown }[]) =>
-      Object.fromEntries(rows.map((r) => [r.key ?? 'none', { credits: toCredits(Number(r.millis)), requests: Number(r.requests) }]));
+      Object.fromEntries(
+        rows.map((r) => [r.key ?? 'none', { credits: toCredits(Number(r.millis)), requests: Number(r.requests) }]),
+      );
     return {
       period: { month: allowance.period, start: new Date(start).toISOString(), end: new Date(end).toISOString() },
       plan: fresh.plan,

@@ -3,7 +3,13 @@
 import type { Kysely } from 'kysely';
 import { MILLICREDITS_PER_CREDIT, type CreditPack } from '../pricing.js';
 import type { Dialect } from '../store/db.js';
-import { BILLING_OPERATIONS, type Account, type Database, type NewLedgerRow, type PlanKey } from '../store/types.js';
+import {
+  type BILLING_OPERATIONS,
+  type Account,
+  type Database,
+  type NewLedgerRow,
+  type PlanKey,
+} from '../store/types.js';
 
 function lockAccount(trx: Kysely<Database>, dialect: Dialect, accountId: number): Promise<Account> {
   return trx

@@ -63,7 +63,7 @@ export function createBilling(config: BillingConfig, deps: { store: Store; now()
     startCheckout: checkout.startCheckout,
     openPortal: checkout.openPortal,
     async receiveWebhook(rawBody, signature) {
-      if (webhookSecret === undefined) throw webhookError;
+      if (webhookSecret === undefined) throw notConfigured(['STRIPE_WEBHOOK_SECRET']);
       const event = verifyEvent(stripe, webhookSecret, rawBody, signature);
       return { eventId: event.id, type: event.type, ...(await handleEvent(event)) };
     },

@@ -1,9 +1,11 @@
 // Shared cache for several API processes: Redis, each entry one key with a native expiry (SET … PX), its value the
 // JSON of the whole hit so storedAt and expiresAt travel with it.
 import { Redis } from 'ioredis';
+import { systemClock, type Clock } from '../util/clock.js';
 import type { Cache, CacheHit } from './types.js';
 
-export function createRedisCache(options: { url: string; keyPrefix?: string }): Cache {
+export function createRedisCache(options: { url: string; keyPrefix?: string; clock?: Clock }): Cache {
+  const clock = options.clock ?? systemClock;
   const redis = new Redis(options.url, {
     keyPrefix: options.keyPrefix ?? 'fd:cache:',
     lazyConnect: false,
@@ -21,17 +23,18 @@ export function createRedisCache(options: { url: string; keyPrefix?: string }): 
       const raw = await redis.get(key);
       if (raw === null) return null;
       const hit = JSON.parse(raw) as CacheHit<T>;
-      return hit.expiresAt > Date.now() ? hit : null; // PX already expires it; this covers clock skew between hosts
+      return hit.expiresAt > clock.now() ? hit : null; // PX already expires it; this covers clock skew between hosts
     },
     async set<T>(key: string, value: T, ttlSeconds: number) {
-      const storedAt = Date.now();
+      const storedAt = clock.now();
       const ttlMs = Math.max(1, Math.round(ttlSeconds * 1000));
       const hit: CacheHit<T> = { value, storedAt, expiresAt: storedAt + ttlMs };
       await redis.set(key, JSON.stringify(hit), 'PX', ttlMs);
       return hit;
     },
     async delete(key: string) {
-      return (await redis.del(key)) > 0;
+      const raw = await redis.getdel(key);
+      return raw !== null && (JSON.parse(raw) as CacheHit<unknown>).expiresAt > clock.now();
     },
     async ping() {
       await redis.ping();

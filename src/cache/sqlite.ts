@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { systemClock, type Clock } from '../util/clock.js';
 import type { Cache, CacheHit } from './types.js';
 
 const PURGE_EVERY_MS = 60_000;
@@ -14,11 +15,13 @@ interface Row {
   expires_at: number;
 }
 
-export function createSqliteCache(options: { path: string }): Cache {
+export function createSqliteCache(options: { path: string; clock?: Clock }): Cache {
+  const clock = options.clock ?? systemClock;
   mkdirSync(dirname(options.path), { recursive: true });
   const db = new Database(options.path);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL'); // with WAL: durable across crashes of the process, not of the machine; fine for a cache
+  // with WAL: durable across crashes of the process, not of the machine; fine for a cache
+  db.pragma('synchronous = NORMAL');
   db.exec(`CREATE TABLE IF NOT EXISTS cache (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL,
@@ -27,7 +30,9 @@ export function createSqliteCache(options: { path: string }): Cache {
   )`);
   db.exec('CREATE INDEX IF NOT EXISTS cache_expires_at ON cache (expires_at)');
 
-  const select = db.prepare<[string, number], Row>('SELECT value, stored_at, expires_at FROM cache WHERE key = ? AND expires_at > ?');
+  const select = db.prepare<[string, number], Row>(
+    'SELECT value, stored_at, expires_at FROM cache WHERE key = ? AND expires_at > ?',
+  );
   const upsert = db.prepare<[string, string, number, number]>(
     `INSERT INTO cache (key, value, stored_at, expires_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (key) DO UPDATE SET value = excluded.value, stored_at = excluded.stored_at, expires_at = excluded.expires_at`,
@@ -37,7 +42,7 @@ export function createSqliteCache(options: { path: string }): Cache {
     'DELETE FROM cache WHERE rowid IN (SELECT rowid FROM cache WHERE expires_at <= ? LIMIT ?)',
   );
 
-  const purgeExpired = () => purge.run(Date.now(), PURGE_BATCH);
+  const purgeExpired = () => purge.run(clock.now(), PURGE_BATCH);
   purgeExpired(); // a restart is a good moment, as what expired while the process was down is still there
   const timer = setInterval(() => {
     try {
@@ -50,19 +55,19 @@ export function createSqliteCache(options: { path: string }): Cache {
 
   return {
     async get<T>(key: string) {
-      const row = select.get(key, Date.now());
+      const row = select.get(key, clock.now());
       if (!row) return null;
       return { value: JSON.parse(row.value) as T, storedAt: row.stored_at, expiresAt: row.expires_at };
     },
     async set<T>(key: string, value: T, ttlSeconds: number) {
-      const storedAt = Date.now();
+      const storedAt = clock.now();
       const hit: CacheHit<T> = { value, storedAt, expiresAt: storedAt + Math.round(ttlSeconds * 1000) };
       upsert.run(key, JSON.stringify(value), hit.storedAt, hit.expiresAt);
       return hit;
     },
     async delete(key: string) {
       const row = remove.get(key);
-      return row !== undefined && row.expires_at > Date.now(); // an expired row was already gone for readers
+      return row !== undefined && row.expires_at > clock.now(); // an expired row was already gone for readers
     },
     async ping() {
       db.prepare('SELECT 1').get();

@@ -1,20 +1,21 @@
 // Two levels: a small fast cache in front of a larger persistent one (by default a memory LRU in front of SQLite).
+import { systemClock, type Clock } from '../util/clock.js';
 import type { Cache, CacheHit } from './types.js';
 
 /**
  * Reads try the front, then the back, refilling the front; writes and deletes go to both. The front holds the back's
  * whole hit as its value, so a refilled entry keeps the back's storedAt and expiresAt, and never outlives it.
  */
-export function createTieredCache(front: Cache, back: Cache): Cache {
+export function createTieredCache(front: Cache, back: Cache, clock: Clock = systemClock): Cache {
   const remember = async <T>(key: string, hit: CacheHit<T>) => {
-    const ttlSeconds = (hit.expiresAt - Date.now()) / 1000;
+    const ttlSeconds = (hit.expiresAt - clock.now()) / 1000;
     if (ttlSeconds > 0) await front.set(key, hit, ttlSeconds);
   };
 
   return {
     async get<T>(key: string) {
       const near = await front.get<CacheHit<T>>(key);
-      if (near && near.value.expiresAt > Date.now()) return near.value;
+      if (near && near.value.expiresAt > clock.now()) return near.value;
       const far = await back.get<T>(key);
       if (far) await remember(key, far);
       return far;

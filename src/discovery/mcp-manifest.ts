@@ -1,7 +1,7 @@
 // GET /.well-known/mcp.json: what an MCP client needs before connecting: transports, tools with schemas, auth.
 import type { Config } from '../config.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { listTools } from '../mcp/tools.js';
+import { listTools } from '../contract/tools.js';
 import { API_VERSION } from '../version.js';
 import { AUTH_HEADER, SUMMARY, authInstructions, discoveryLinks } from './product.js';
 
@@ -20,22 +20,47 @@ export function buildMcpManifest(config: Config) {
         type: 'streamable-http',
         url: links.mcp_endpoint,
         stateless: true,
-        headers: [{ name: AUTH_HEADER, description: 'Your Fetchdown API key', isRequired: !config.ANONYMOUS_ACCESS, isSecret: true }],
+        headers: [
+          {
+            name: AUTH_HEADER,
+            description: 'Your Fetchdown API key',
+            isRequired: !config.ANONYMOUS_ACCESS,
+            isSecret: true,
+          },
+        ],
       },
       {
         type: 'stdio',
         command: 'npx',
         args: ['fetchdown', 'mcp'],
         env: [
-          { name: 'FETCHDOWN_API_URL', description: `Remote mode: the API to call, e.g. ${links.base}`, isSecret: false },
-          { name: 'FETCHDOWN_API_KEY', description: 'Remote mode: your API key (usage is billed to it)', isSecret: true },
-          { name: 'SEARCH_PROVIDER', description: 'Local mode: searxng or brave, for search_and_fetch', isSecret: false },
+          {
+            name: 'FETCHDOWN_API_URL',
+            description: `Remote mode: the API to call, e.g. ${links.base}`,
+            isSecret: false,
+          },
+          {
+            name: 'FETCHDOWN_API_KEY',
+            description: 'Remote mode: your API key (usage is billed to it)',
+            isSecret: true,
+          },
+          {
+            name: 'SEARCH_PROVIDER',
+            description: 'Local mode: searxng or brave, for search_and_fetch',
+            isSecret: false,
+          },
           { name: 'SEARCH_BASE_URL', description: 'Local mode: the SearXNG instance (searxng)', isSecret: false },
           { name: 'SEARCH_API_KEY', description: 'Local mode: the Brave Search API key (brave)', isSecret: true },
         ],
       },
     ],
     tools: listTools(),
-    auth: { type: 'api_key', in: 'header', name: AUTH_HEADER, required: !config.ANONYMOUS_ACCESS, instructions: authInstructions(config.ANONYMOUS_ACCESS) },
+    auth: {
+      type: 'api_key',
+      in: 'header',
+      name: AUTH_HEADER,
+      required: !config.ANONYMOUS_ACCESS,
+      instructions: authInstructions(config.ANONYMOUS_ACCESS),
+    },
   };
 }

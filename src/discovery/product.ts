@@ -2,7 +2,10 @@
 export const PRODUCT_NAME = 'Fetchdown';
 
 export const SUMMARY =
-  'Web fetch for AI agents: any URL as clean, LLM-ready Markdown with its title and an exact token count, trimmed to a token budget when asked. Also batch fetches of up to 20 URLs, token estimates without downloading, and web search plus fetch of the top results, as an HTTP API, an MCP server (stdio and Streamable HTTP) and a CLI.';
+  'Web fetch for AI agents: any URL as clean, LLM-ready Markdown with its title and an exact ' +
+  'token count, trimmed to a token budget when asked. Also batch fetches of up to 20 URLs, ' +
+  'token estimates without downloading, and web search plus fetch of the top results, as an ' +
+  'HTTP API, an MCP server (stdio and Streamable HTTP) and a CLI.';
 
 export const AUTH_HEADER = 'X-Service-Key';
 
@@ -11,11 +14,26 @@ export function authInstructions(anonymousAccess: boolean): string {
   const keyless = anonymousAccess
     ? 'Without a key, the metered endpoints serve an anonymous tier with a small per-IP rate limit.'
     : 'The metered endpoints refuse calls without a key (401).';
-  return `Send your API key in the X-Service-Key header on /fetch, /fetch/batch, /estimate, /search, /cache, /mcp and the /account endpoints. Create an account and a first key with POST /account/signup {"email": "…"} (no authentication, free tier without a credit card): the key is shown once and e-mailed. ${keyless} For the stdio MCP server in remote mode, set FETCHDOWN_API_URL and FETCHDOWN_API_KEY.`;
+  return (
+    `Send your API key in the X-Service-Key header on /fetch, /fetch/batch, /estimate, ` +
+    `/search, /cache, /mcp and the /account endpoints. Create an account and a first key with ` +
+    `POST /account/signup {"email": "…"} (no authentication, free tier without a credit card): ` +
+    `the key is shown once and e-mailed. ${keyless} For the stdio MCP server in remote mode, ` +
+    `set FETCHDOWN_API_URL and FETCHDOWN_API_KEY.`
+  );
 }
 
 /** The endpoints that never need credentials. */
-export const PUBLIC_PATHS = ['/spec', '/.well-known/mcp.json', '/llms.txt', '/openapi.json', '/health', '/ready', '/examples', '/'];
+export const PUBLIC_PATHS = [
+  '/spec',
+  '/.well-known/mcp.json',
+  '/llms.txt',
+  '/openapi.json',
+  '/health',
+  '/ready',
+  '/examples',
+  '/',
+];
 
 export function discoveryLinks(publicBaseUrl: string) {
   const base = publicBaseUrl.replace(/\/+$/, '');

@@ -1,7 +1,7 @@
 // GET /spec: the product in one JSON document: summary, links, the MCP tools, authentication and the price list.
 import type { Config } from '../config.js';
-import { MAX_BATCH_URLS, MAX_SEARCH_RESULTS, MAX_URL_LENGTH } from '../http/schemas.js';
-import { TOOLS } from '../mcp/tools.js';
+import { MAX_BATCH_URLS, MAX_SEARCH_RESULTS, MAX_URL_LENGTH } from '../contract/fetch.js';
+import { TOOLS } from '../contract/tools.js';
 import { describePricing } from '../pricing.js';
 import { API_VERSION } from '../version.js';
 import { AUTH_HEADER, PRODUCT_NAME, PUBLIC_PATHS, SUMMARY, authInstructions, discoveryLinks } from './product.js';
@@ -12,12 +12,30 @@ export function buildSpec(config: Config) {
     name: PRODUCT_NAME,
     version: API_VERSION,
     summary: SUMMARY,
-    links: { openapi: links.openapi, mcp_manifest: links.mcp_manifest, mcp_endpoint: links.mcp_endpoint, llms_txt: links.llms_txt, examples: links.examples },
+    links: {
+      openapi: links.openapi,
+      mcp_manifest: links.mcp_manifest,
+      mcp_endpoint: links.mcp_endpoint,
+      llms_txt: links.llms_txt,
+      examples: links.examples,
+    },
     operations: [
-      { method: 'POST', path: '/fetch', summary: 'One URL as Markdown (or text, or typed JSON blocks), optionally trimmed to max_tokens' },
-      { method: 'POST', path: '/fetch/batch', summary: `Up to ${MAX_BATCH_URLS} URLs concurrently, results in input order` },
+      {
+        method: 'POST',
+        path: '/fetch',
+        summary: 'One URL as Markdown (or text, or typed JSON blocks), optionally trimmed to max_tokens',
+      },
+      {
+        method: 'POST',
+        path: '/fetch/batch',
+        summary: `Up to ${MAX_BATCH_URLS} URLs concurrently, results in input order`,
+      },
       { method: 'GET', path: '/estimate', summary: 'Token count of a URL without downloading the body' },
-      { method: 'POST', path: '/search', summary: `Web search plus fetch of the top 1 to ${MAX_SEARCH_RESULTS} results` },
+      {
+        method: 'POST',
+        path: '/search',
+        summary: `Web search plus fetch of the top 1 to ${MAX_SEARCH_RESULTS} results`,
+      },
       { method: 'GET', path: '/cache', summary: 'Cache status of a URL' },
       { method: 'DELETE', path: '/cache', summary: 'Drop the cached copy of a URL' },
       { method: 'POST', path: '/mcp', summary: 'The MCP tools over Streamable HTTP' },
@@ -54,7 +72,8 @@ export function buildSpec(config: Config) {
     }),
     billing: {
       enabled: config.STRIPE_SECRET_KEY !== undefined,
-      checkout: 'POST /billing/checkout {"mode": "pack" | "subscription", "item_key": a pack or plan item_key above} with the session cookie or X-Service-Key: answers {url} of a Stripe Checkout page',
+      checkout:
+        'POST /billing/checkout {"mode": "pack" | "subscription", "item_key": a pack or plan item_key above} with the session cookie or X-Service-Key: answers {url} of a Stripe Checkout page',
       portal: 'GET /billing/portal: answers {url} of the Stripe Billing Portal (invoices, plan changes, cancellation)',
     },
   };

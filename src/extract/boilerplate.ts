@@ -3,10 +3,27 @@
 // for pages where Readability finds nothing or only a fraction (docs pages, short pages).
 
 const ALWAYS_DROPPED = new Set([
-  'SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'NAV', 'ASIDE', 'IFRAME', 'SVG', 'CANVAS', 'OBJECT', 'EMBED',
-  'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'DIALOG', 'LINK', 'META',
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'TEMPLATE',
+  'NAV',
+  'ASIDE',
+  'IFRAME',
+  'SVG',
+  'CANVAS',
+  'OBJECT',
+  'EMBED',
+  'BUTTON',
+  'INPUT',
+  'SELECT',
+  'TEXTAREA',
+  'DIALOG',
+  'LINK',
+  'META',
 ]);
-const NON_CONTENT_ROLES = /^(?:navigation|banner|contentinfo|complementary|search|dialog|alertdialog|menu|menubar|toolbar)$/i;
+const NON_CONTENT_ROLES =
+  /^(?:navigation|banner|contentinfo|complementary|search|dialog|alertdialog|menu|menubar|toolbar)$/i;
 /**
  * Class or id tokens that start with one of these words name chrome (`cookie-banner`, `sidebar-left`, `share-tools`).
  * Only the start of a token counts: `page-ad-margins` or `has-sidebar` are wrappers of the whole page.
@@ -22,7 +39,20 @@ const PAGE_FORM_TEXT = 500;
  * other text: then the links are its content (an index page).
  */
 const MIN_TEXT_BESIDE_LINKS = 500;
-const LINK_LIST_CONTAINERS = new Set(['DIV', 'SECTION', 'UL', 'OL', 'TABLE', 'TBODY', 'TR', 'TD', 'HEADER', 'FOOTER', 'DL', 'CENTER']);
+const LINK_LIST_CONTAINERS = new Set([
+  'DIV',
+  'SECTION',
+  'UL',
+  'OL',
+  'TABLE',
+  'TBODY',
+  'TR',
+  'TD',
+  'HEADER',
+  'FOOTER',
+  'DL',
+  'CENTER',
+]);
 const MAX_LINK_DENSITY = 0.5;
 
 /** True for elements whose whole subtree is boilerplate. Runs on every element of the page: cheap tests first. */
@@ -40,7 +70,9 @@ export function isBoilerplate(el: Element): boolean {
   if (role && NON_CONTENT_ROLES.test(role)) return true;
   if (tag === 'BODY' || tag === 'MAIN' || tag === 'ARTICLE') return false;
   const names = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`;
-  return NON_CONTENT_NAMES.test(names) && !CONTENT_NAMES.test(names) && !el.querySelector('article, main, [role="main"]');
+  return (
+    NON_CONTENT_NAMES.test(names) && !CONTENT_NAMES.test(names) && !el.querySelector('article, main, [role="main"]')
+  );
 }
 
 /**
@@ -86,7 +118,12 @@ function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false)
         continue;
       }
       const child = pruneBoilerplate(el, dropLinkLists, inLink || el.tagName === 'A');
-      if (dropLinkLists && LINK_LIST_CONTAINERS.has(el.tagName) && child.all > 0 && child.link > MAX_LINK_DENSITY * child.all) {
+      if (
+        dropLinkLists &&
+        LINK_LIST_CONTAINERS.has(el.tagName) &&
+        child.all > 0 &&
+        child.link > MAX_LINK_DENSITY * child.all
+      ) {
         el.remove();
         continue;
       }
@@ -106,7 +143,8 @@ export function dropLinkLists(root: Element): void {
 export function extractFullContent(doc: Document): Element {
   const body = doc.body;
   const main = doc.querySelector('main, [role="main"]');
-  const root = main && measureText(collectContentText(main)) >= 0.5 * measureText(collectContentText(body)) ? main : body;
+  const root =
+    main && measureText(collectContentText(main)) >= 0.5 * measureText(collectContentText(body)) ? main : body;
   const count = pruneBoilerplate(root, false);
   if (count.all - count.link >= MIN_TEXT_BESIDE_LINKS) pruneBoilerplate(root, true);
   return root;

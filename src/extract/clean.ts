@@ -1,5 +1,6 @@
 // Prepares the main-content element for Markdown conversion: absolute URLs, no data: URIs or tracking pixels, code
-// blocks with their language, formulas, footnotes, tables, figures and definition lists in a form Markdown can hold, and
+// blocks with their language, formulas, footnotes, tables, figures and definition lists in a form Markdown can hold,
+// and
 // the few elements converters would pass through as raw HTML rewritten.
 import { fenceCodeBlocks, rebuildCodeBlocks } from './code-language.js';
 import { rewriteDefinitionLists } from './definition-lists.js';
@@ -9,8 +10,12 @@ import { rewriteMath } from './math.js';
 import { rewriteTables } from './tables.js';
 import { createVerbatim } from './verbatim.js';
 
-const DROPPED = 'script, style, noscript, template, iframe, svg, canvas, object, embed, source, button, input, select, textarea, link, meta';
-/** Elements mdream would pass through as raw HTML and that mean nothing in Markdown: their text is kept, the tag is not. */
+const DROPPED =
+  'script, style, noscript, template, iframe, svg, canvas, object, embed, source, button, ' +
+  'input, select, textarea, link, meta';
+/**
+ * Elements mdream would pass through as raw HTML and that mean nothing in Markdown: their text is kept, the tag is not.
+ */
 const UNWRAPPED = 'u, ins, mark, address';
 const LAZY_SOURCES = ['data-src', 'data-lazy-src', 'data-original', 'data-url'];
 const UNSAFE_SCHEME = /^\s*(?:data|javascript|vbscript):/i;
@@ -33,7 +38,11 @@ function resolveUrl(raw: string, baseUrl: string): string | null {
 /** The first usable image URL, looking at lazy-loading attributes when src is missing or a data: placeholder. */
 function pickImageSource(img: Element, baseUrl: string): string | null {
   const srcset = img.getAttribute('srcset') ?? img.getAttribute('data-srcset') ?? '';
-  const candidates = [img.getAttribute('src'), ...LAZY_SOURCES.map((name) => img.getAttribute(name)), srcset.trim().split(/\s/)[0]];
+  const candidates = [
+    img.getAttribute('src'),
+    ...LAZY_SOURCES.map((name) => img.getAttribute(name)),
+    srcset.trim().split(/\s/)[0],
+  ];
   for (const candidate of candidates) {
     const url = candidate ? resolveUrl(candidate, baseUrl) : null;
     if (url) return url;
@@ -43,7 +52,11 @@ function pickImageSource(img: Element, baseUrl: string): string | null {
 
 function isTrackingPixel(img: Element): boolean {
   const [width, height, style] = [img.getAttribute('width'), img.getAttribute('height'), img.getAttribute('style')];
-  return (width !== null && TINY_SIZE.test(width)) || (height !== null && TINY_SIZE.test(height)) || (style !== null && TINY_STYLE.test(style));
+  return (
+    (width !== null && TINY_SIZE.test(width)) ||
+    (height !== null && TINY_SIZE.test(height)) ||
+    (style !== null && TINY_STYLE.test(style))
+  );
 }
 
 /** The one image a link holds and nothing else, if any. */
@@ -86,7 +99,11 @@ function fixUrls(root: Element, baseUrl: string): void {
 
 /** Text compared as a reader would: case, spacing and closing punctuation aside. */
 function normaliseText(text: string | null): string {
-  return (text ?? '').replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '').toLowerCase();
+  return (text ?? '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.!]+$/, '')
+    .toLowerCase();
 }
 
 /**
@@ -124,7 +141,10 @@ function tightenListItemBlocks(root: Element): void {
   }
 }
 
-/** Two lists in a row would read as one list in Markdown (and the second's numbers as the first's): a comment splits them. */
+/**
+ * Two lists in a row would read as one list in Markdown (and the second's numbers as the first's): a comment splits
+ * them.
+ */
 function separateAdjacentLists(root: Element): void {
   for (const list of Array.from(root.querySelectorAll('ul, ol'))) {
     let next = list.nextSibling;
@@ -186,7 +206,9 @@ function fixBlocksInLinks(root: Element): void {
       unwrap(link);
       continue;
     }
-    for (const block of Array.from(link.querySelectorAll('p, div, section, article, header, figure, figcaption, ul, ol, li'))) {
+    for (const block of Array.from(
+      link.querySelectorAll('p, div, section, article, header, figure, figcaption, ul, ol, li'),
+    )) {
       block.append(root.ownerDocument.createTextNode(' '));
       unwrap(block);
     }

@@ -11,14 +11,27 @@ const PREFIXED = /^(?:language|lang|highlight-source|highlight)-([a-z0-9][a-z0-9
 
 /** Names accepted as bare class tokens (`<pre class="highlight python">`), where any other token may be styling. */
 const KNOWN_LANGUAGES = new Set(
-  ('bash c clojure cpp csharp css dart diff docker dockerfile elixir erlang fortran go graphql groovy haskell html ini ' +
-    'java javascript js json jsx julia kotlin latex lisp lua make makefile markdown matlab nginx objectivec ocaml perl ' +
+  (
+    'bash c clojure cpp csharp css dart diff docker dockerfile elixir erlang fortran go ' +
+    'graphql groovy haskell html ini ' +
+    ('java javascript js json jsx julia kotlin latex lisp lua make makefile markdown matlab ' +
+      'nginx objectivec ocaml perl ') +
     'php powershell python py r ruby rb rust scala scheme scss sh shell sql swift tex toml ts tsx typescript vb xml ' +
-    'yaml yml zsh console text plaintext').split(' '),
+    'yaml yml zsh console text plaintext'
+  ).split(' '),
 );
 
 /** Class tokens that name a highlighter or a feature, never a language. */
-const NOT_LANGUAGES = new Set(['none', 'plain', 'nohighlight', 'source', 'text-html-basic', 'highlight', 'code', 'block']);
+const NOT_LANGUAGES = new Set([
+  'none',
+  'plain',
+  'nohighlight',
+  'source',
+  'text-html-basic',
+  'highlight',
+  'code',
+  'block',
+]);
 
 /** Elements that highlighters add beside the code (line-number gutters) and whose text is not code. */
 const GUTTER = /(?:^|\s)(?:linenos?|line-?numbers?(?:-rows)?|gutter|lineno)(?:\s|$)/i;

@@ -2,20 +2,49 @@
 // form: `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS` plus the page's own offset (`Z`, `+01:00`) when it gives one. A time
 // without an offset stays without one: converting it would invent a time zone the page never named.
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 /** The zone names that RFC 2822 allows besides numeric offsets. */
 const NAMED_ZONES: Record<string, string> = {
-  z: 'Z', ut: 'Z', utc: 'Z', gmt: 'Z',
-  est: '-05:00', edt: '-04:00', cst: '-06:00', cdt: '-05:00', mst: '-07:00', mdt: '-06:00', pst: '-08:00', pdt: '-07:00',
+  z: 'Z',
+  ut: 'Z',
+  utc: 'Z',
+  gmt: 'Z',
+  est: '-05:00',
+  edt: '-04:00',
+  cst: '-06:00',
+  cdt: '-05:00',
+  mst: '-07:00',
+  mdt: '-06:00',
+  pst: '-08:00',
+  pdt: '-07:00',
 };
 
 const TIME = String.raw`(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?\s*([a-z]{1,3}|[+-]\d{2}(?::?\d{2})?)?)?`;
 /** 2024-03-05, 2024/03/05, 2024-03-05T10:20:30.123+0100, 2024-03-05 10:20 */
 const ISO_LIKE = new RegExp(String.raw`^(\d{4})[-/](\d{1,2})[-/](\d{1,2})${TIME}$`, 'i');
 /** Tue, 05 Mar 2024 10:20:30 GMT, 5 March 2024 */
-const DAY_MONTH_YEAR = new RegExp(String.raw`^(?:[a-z]{3,9},?\s+)?(\d{1,2})\s+([a-z]{3,9})\.?,?\s+(\d{4})${TIME}$`, 'i');
+const DAY_MONTH_YEAR = new RegExp(
+  String.raw`^(?:[a-z]{3,9},?\s+)?(\d{1,2})\s+([a-z]{3,9})\.?,?\s+(\d{4})${TIME}$`,
+  'i',
+);
 /** March 5, 2024; Mar. 5 2024 10:20 UTC */
-const MONTH_DAY_YEAR = new RegExp(String.raw`^(?:[a-z]{3,9},?\s+)?([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})${TIME}$`, 'i');
+const MONTH_DAY_YEAR = new RegExp(
+  String.raw`^(?:[a-z]{3,9},?\s+)?([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})${TIME}$`,
+  'i',
+);
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -66,7 +95,9 @@ export function normaliseDate(value: string | null | undefined): string | null {
 
 /** PDF dates (`D:20240305102030+01'00'`; the time and the offset are optional) → the same ISO 8601 form. */
 export function normalisePdfDate(value: string | null | undefined): string | null {
-  const m = /^(?:D:)?(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2})?)?(Z|[+-]\d{2}'?(?:\d{2}'?)?)?/.exec(value?.trim() ?? '');
+  const m = /^(?:D:)?(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2})?)?(Z|[+-]\d{2}'?(?:\d{2}'?)?)?/.exec(
+    value?.trim() ?? '',
+  );
   if (!m) return null;
   const [, year, month, day, hour, minute, second, zone] = m;
   const time = hour === undefined ? '' : `T${hour}:${minute}:${second ?? '00'}${zone?.replace(/'/g, '') ?? ''}`;

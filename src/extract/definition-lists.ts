@@ -33,7 +33,9 @@ export function rewriteDefinitionLists(root: Element): void {
     let line: Element | null = null;
     let lineHasDefinition = false;
     // HTML allows a <div> around each term-and-definitions group.
-    const items = Array.from(dl.childNodes).flatMap((child) => (child.nodeName === 'DIV' ? Array.from(child.childNodes) : [child]));
+    const items = Array.from(dl.childNodes).flatMap((child) =>
+      child.nodeName === 'DIV' ? Array.from(child.childNodes) : [child],
+    );
     for (const node of items) {
       const item = node as Element;
       if (node.nodeName !== 'DT' && node.nodeName !== 'DD') {

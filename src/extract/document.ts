@@ -1,5 +1,8 @@
 // Markdown → typed blocks and every link, for format=json. Works on any slice of our Markdown, since trimming to a
 // token budget may cut a list or leave a code fence open.
+/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument,
+   @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access
+   -- marked's Token union includes Tokens.Generic, whose fields are `any` */
 import { Lexer, type MarkedOptions, type Token, type TokenizerExtensionFunction, type Tokens } from 'marked';
 import { decodeEntities, renderInline, type InlineSink, type LinkRef } from './inline.js';
 import { renderBlocksAsText } from './text.js';
@@ -50,11 +53,18 @@ const LEXER_OPTIONS: MarkedOptions = {
 };
 
 function stripTags(html: string): string {
-  return decodeEntities(html.replace(/<[^<>]*>/g, ' ')).replace(/[ \t]+/g, ' ').trim();
+  return decodeEntities(html.replace(/<[^<>]*>/g, ' '))
+    .replace(/[ \t]+/g, ' ')
+    .trim();
 }
 
 /** Text and images of inline content; the images follow as blocks of their own. */
-function pushInline(tokens: Token[] | undefined, sink: InlineSink, blocks: DocumentBlock[], make: (text: string) => DocumentBlock): void {
+function pushInline(
+  tokens: Token[] | undefined,
+  sink: InlineSink,
+  blocks: DocumentBlock[],
+  make: (text: string) => DocumentBlock,
+): void {
   const before = sink.images.length;
   const text = renderInline(tokens, sink).trim();
   if (text) blocks.push(make(text));
@@ -66,7 +76,9 @@ function convertListItem(item: Tokens.ListItem, sink: InlineSink): ListItemBlock
   const rest: Token[] = [];
   for (const token of item.tokens) {
     if (rest.length === 0 && (token.type === 'text' || token.type === 'paragraph')) {
-      lead.push(renderInline((token as Tokens.Text).tokens ?? [{ type: 'text', raw: token.raw, text: token.raw }], sink).trim());
+      lead.push(
+        renderInline((token as Tokens.Text).tokens ?? [{ type: 'text', raw: token.raw, text: token.raw }], sink).trim(),
+      );
     } else if (token.type !== 'space') rest.push(token);
   }
   const children = convertBlocks(rest, sink);
@@ -82,12 +94,20 @@ function convertBlocks(tokens: Token[], sink: InlineSink): DocumentBlock[] {
         break;
       case 'paragraph':
       case 'text':
-        pushInline(token.tokens ?? [{ type: 'text', raw: token.raw, text: token.text }], sink, blocks, (text) => ({ type: 'paragraph', text }));
+        pushInline(token.tokens ?? [{ type: 'text', raw: token.raw, text: token.text }], sink, blocks, (text) => ({
+          type: 'paragraph',
+          text,
+        }));
         break;
       case 'list': {
         const list = token as Tokens.List;
         const start = list.ordered && typeof list.start === 'number' ? { start: list.start } : {};
-        blocks.push({ type: 'list', ordered: list.ordered, ...start, items: list.items.map((item) => convertListItem(item, sink)) });
+        blocks.push({
+          type: 'list',
+          ordered: list.ordered,
+          ...start,
+          items: list.items.map((item) => convertListItem(item, sink)),
+        });
         break;
       }
       case 'table': {
@@ -109,7 +129,7 @@ function convertBlocks(tokens: Token[], sink: InlineSink): DocumentBlock[] {
         break;
       case 'footnote': {
         const note = renderInline(token.tokens, sink).trim();
-        blocks.push({ type: 'paragraph', text: `[${(token as Tokens.Generic)['label']}] ${note}`.trim() });
+        blocks.push({ type: 'paragraph', text: `[${token['label']}] ${note}`.trim() });
         break;
       }
       case 'html': {

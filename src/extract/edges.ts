@@ -24,7 +24,9 @@ function visibleText(line: string): string {
 
 /** Code fences and table rows are content at any length; a sentence needs a few words. */
 function isSubstantial(line: string): boolean {
-  return line.startsWith('```') || line.startsWith('|') || (!HEADING.test(line) && wordCount(visibleText(line)) >= MIN_WORDS);
+  return (
+    line.startsWith('```') || line.startsWith('|') || (!HEADING.test(line) && wordCount(visibleText(line)) >= MIN_WORDS)
+  );
 }
 
 /** The first substantial line, with the heading right before it that belongs to it. */

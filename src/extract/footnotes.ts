@@ -59,7 +59,10 @@ function idsOf(link: Element, marker: Element): Set<string> {
 
 /** The label a reference shows (`[1]` → `1`, `note 2` → `note-2`) when that is a usable footnote label. */
 function labelFromText(text: string): string | null {
-  const label = text.replace(/[[\]()]/g, '').trim().replace(/\s+/g, '-');
+  const label = text
+    .replace(/[[\]()]/g, '')
+    .trim()
+    .replace(/\s+/g, '-');
   return /^[\p{L}\p{N}_-]{1,20}$/u.test(label) ? label : null;
 }
 
@@ -75,7 +78,11 @@ function rewriteNote(note: Element, label: string, backlinks: Element[]): Elemen
   for (const link of backlinks) {
     // A backlink wrapped in <sup><b>…</b></sup> (MediaWiki) leaves empty wrappers behind.
     let gone: Element = link;
-    while (gone.parentElement && gone.parentElement !== note && (gone.parentElement.textContent ?? '').trim() === (link.textContent ?? '').trim()) {
+    while (
+      gone.parentElement &&
+      gone.parentElement !== note &&
+      (gone.parentElement.textContent ?? '').trim() === (link.textContent ?? '').trim()
+    ) {
       gone = gone.parentElement;
     }
     gone.remove();
@@ -122,7 +129,9 @@ export function rewriteFootnotes(root: Element, pageUrl: string): void {
     const note = target.closest('li') ?? target;
     if (note.contains(link) || !isNoteShaped(note)) continue;
     const marker = markerOf(link);
-    const back = [...idsOf(link, marker)].flatMap((refId) => (linksTo.get(refId) ?? []).filter((el) => note.contains(el)));
+    const back = [...idsOf(link, marker)].flatMap((refId) =>
+      (linksTo.get(refId) ?? []).filter((el) => note.contains(el)),
+    );
     if (back.length === 0) continue;
     backlinks.set(note, [...new Set([...(backlinks.get(note) ?? []), ...back])]);
     let label = labels.get(note);

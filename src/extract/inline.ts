@@ -1,4 +1,6 @@
 // Inline Markdown tokens (marked's lexer) → plain text, collecting the links and images met on the way.
+/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument
+   -- marked's Token union includes Tokens.Generic, whose fields are `any` */
 import type { Token } from 'marked';
 
 export interface LinkRef {
@@ -12,8 +14,22 @@ export interface InlineSink {
 }
 
 const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', ndash: '\u2013', mdash: '\u2014', hellip: '\u2026',
-  lsquo: '\u2018', rsquo: '\u2019', ldquo: '\u201c', rdquo: '\u201d', copy: '\u00a9', reg: '\u00ae', trade: '\u2122',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  ndash: '\u2013',
+  mdash: '\u2014',
+  hellip: '\u2026',
+  lsquo: '\u2018',
+  rsquo: '\u2019',
+  ldquo: '\u201c',
+  rdquo: '\u201d',
+  copy: '\u00a9',
+  reg: '\u00ae',
+  trade: '\u2122',
 };
 
 /** Markdown keeps character references literally; plain text shows what they stand for. */
@@ -44,7 +60,13 @@ export function renderInline(tokens: Token[] | undefined, sink: InlineSink): str
         const imagesBefore = sink.images.length;
         const text = renderInline(token.tokens, sink);
         // A linked logo or thumbnail has no text: its alt text says what the link is.
-        const label = text.trim() || sink.images.slice(imagesBefore).map((image) => image.alt).join(' ').trim();
+        const label =
+          text.trim() ||
+          sink.images
+            .slice(imagesBefore)
+            .map((image) => image.alt)
+            .join(' ')
+            .trim();
         sink.links.push({ text: label, url: token.href });
         out += text;
         break;

@@ -14,7 +14,10 @@ type Node = Record<string, unknown>;
 
 /** Bounds the work on a page that lists a whole catalogue in its JSON-LD. */
 const MAX_NODES = 500;
-/** The nodes that describe the page's content, most specific first; the other types (products, breadcrumbs…) are skipped. */
+/**
+ * The nodes that describe the page's content, most specific first; the other types (products, breadcrumbs…) are
+ * skipped.
+ */
 const CONTENT_TYPES = [/(?:Article|Posting|Report|Review)$|^(?:Recipe|HowTo)$/, /Page$/];
 
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -48,7 +51,9 @@ function collectNodes(value: unknown, into: Node[]): void {
 function typesOf(node: Node): string[] {
   const type = node['@type'];
   const types = Array.isArray(type) ? type : [type];
-  return types.filter((t): t is string => typeof t === 'string').map((t) => t.slice(Math.max(t.lastIndexOf('/'), t.lastIndexOf(':')) + 1));
+  return types
+    .filter((t): t is string => typeof t === 'string')
+    .map((t) => t.slice(Math.max(t.lastIndexOf('/'), t.lastIndexOf(':')) + 1));
 }
 
 export function readJsonLd(blocks: readonly string[]): JsonLdFacts {
@@ -81,7 +86,9 @@ export function readJsonLd(blocks: readonly string[]): JsonLdFacts {
     return isNode(v) ? (asString(v.url) ?? asString(v.contentUrl)) : null;
   };
 
-  const described = CONTENT_TYPES.map((pattern) => nodes.find((node) => typesOf(node).some((type) => pattern.test(type)))).filter(isNode);
+  const described = CONTENT_TYPES.map((pattern) =>
+    nodes.find((node) => typesOf(node).some((type) => pattern.test(type))),
+  ).filter(isNode);
   const first = <T>(read: (node: Node) => T | null): T | null => {
     for (const node of described) {
       const value = read(node);
@@ -91,10 +98,11 @@ export function readJsonLd(blocks: readonly string[]): JsonLdFacts {
   };
   const website = nodes.find((node) => typesOf(node).includes('WebSite'));
   return {
-    author: first((node) => {
-      const found = names(node.author ?? node.creator);
-      return found.length ? found : null;
-    }) ?? [],
+    author:
+      first((node) => {
+        const found = names(node.author ?? node.creator);
+        return found.length ? found : null;
+      }) ?? [],
     datePublished: first((node) => asString(node.datePublished) ?? asString(node.dateCreated)),
     publisher: first((node) => names(node.publisher)[0] ?? null) ?? (website ? asString(website.name) : null),
     image: first((node) => imageUrl(node.image) ?? imageUrl(node.primaryImageOfPage) ?? asString(node.thumbnailUrl)),

@@ -245,7 +245,9 @@ function finish(edited: string, context: Context): StyledMarkdown {
   let dropped = false;
   for (const line of edited.split('\n')) {
     if (line.includes(cut)) {
-      const cleaned = line.replace(new RegExp(`( ?)${cut}+( ?)`, 'g'), (_m, before: string, after: string) => (before && after ? ' ' : ''));
+      const cleaned = line.replace(new RegExp(`( ?)${cut}+( ?)`, 'g'), (_m, before: string, after: string) =>
+        before && after ? ' ' : '',
+      );
       if (ONLY_MARKS.test(cleaned)) {
         dropped = true;
         continue;

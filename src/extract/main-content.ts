@@ -26,7 +26,10 @@ function runReadability(doc: Document): Element | null {
   try {
     // The serializer hands back the element itself, so cleaning happens on the DOM and serialising once. JSON-LD
     // only feeds Readability's metadata, which metadata.ts reads itself; parsing it costs up to 100 ms on big pages.
-    const article = new Readability<Element>(doc, { disableJSONLD: true, serializer: (node) => node as Element }).parse();
+    const article = new Readability<Element>(doc, {
+      disableJSONLD: true,
+      serializer: (node) => node as Element,
+    }).parse();
     return article?.content ?? null;
   } catch {
     // linkedom lacks parts of the DOM that Readability uses on some malformed pages.
@@ -55,7 +58,10 @@ function compareText(pageText: string[], article: Element): { coverage: number; 
  */
 function judgeArticle(pageText: string[], article: Element): 'long' | 'short' | 'rejected' {
   const { coverage, purity, length } = compareText(pageText, article);
-  const kept = length >= LONG_ARTICLE ? coverage >= MIN_COVERAGE_LONG : coverage >= MIN_COVERAGE_SHORT && purity >= MIN_PURITY_SHORT;
+  const kept =
+    length >= LONG_ARTICLE
+      ? coverage >= MIN_COVERAGE_LONG
+      : coverage >= MIN_COVERAGE_SHORT && purity >= MIN_PURITY_SHORT;
   if (!kept) return 'rejected';
   return length >= PRUNABLE_ARTICLE ? 'long' : 'short';
 }

@@ -6,7 +6,11 @@ import { continuationPrefix, restoreVerbatim } from './verbatim.js';
 
 /** Collapses whitespace and drops Markdown escapes so a heading and a title can be compared. */
 function normaliseForComparison(text: string): string {
-  return text.replace(/\\([!-/:-@[-`{-~])/g, '$1').replace(/\s+/g, ' ').trim().toLowerCase();
+  return text
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
 }
 
 /** A fence line: its quote markers and indentation, the fence, and the rest (an opener's info string). */
@@ -46,7 +50,10 @@ function closesFence(line: string, fence: Fence): boolean {
  * Calls `visit` with each line, its index, for a line of fenced code (fences included) the quote depth of its fence
  * (else null), and whether the line opens a fence. An unclosed fence (a slice cut to a token budget) runs to the end.
  */
-function forEachLine(lines: string[], visit: (line: string, index: number, codeDepth: number | null, opensFence: boolean) => void): void {
+function forEachLine(
+  lines: string[],
+  visit: (line: string, index: number, codeDepth: number | null, opensFence: boolean) => void,
+): void {
   let fence: Fence | null = null;
   lines.forEach((line, index) => {
     if (fence) {
@@ -65,7 +72,10 @@ function forEachLine(lines: string[], visit: (line: string, index: number, codeD
  */
 export function tidyMarkdown(markdown: string): string {
   // U+FEFF and NUL are never text (a NUL ends the string for C-based readers of our output).
-  const lines = markdown.replace(/[\uFEFF\u0000]/g, '').replace(/\r\n?/g, '\n').split('\n');
+  const lines = markdown
+    .replace(/[\uFEFF\u0000]/g, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n');
   const kept: string[] = [];
   let previousBlank = true;
   forEachLine(lines, (line, _index, codeDepth) => {
@@ -100,7 +110,8 @@ export function prependTitle(markdown: string, title: string | null): string {
 }
 
 /** Inline links and images: `[text](url "title")`, `![alt](<url>)`; brackets and parentheses one level deep. */
-const INLINE_LINK = /(!?)\[((?:[^[\]]|\[[^[\]]*\])*)\]\(\s*(<[^<>\n]*>|(?:[^\s()]|\([^\s()]*\))+)((?:\s+"[^"\n]{0,500}")?\s*)\)/g;
+const INLINE_LINK =
+  /(!?)\[((?:[^[\]]|\[[^[\]]*\])*)\]\(\s*(<[^<>\n]*>|(?:[^\s()]|\([^\s()]*\))+)((?:\s+"[^"\n]{0,500}")?\s*)\)/g;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
@@ -140,7 +151,9 @@ const BLANK_IN_QUOTE = /^[ >]*$/;
 const HEADING = /^[ >]*#{1,6} /;
 const TABLE_ROW = /^[ >]*\|/;
 const LIST_ITEM = /^ *(?:[-*+]|\d{1,9}[.)]) /;
-/** What starts a block, after the quote markers and indentation: a hard break before it would be a literal backslash. */
+/**
+ * What starts a block, after the quote markers and indentation: a hard break before it would be a literal backslash.
+ */
 const BLOCK_START = /^[ >]*(?:[-*+] |\d{1,9}[.)] |#{1,6} |`{3}|~{3}|\||$)/;
 
 /**
@@ -152,13 +165,19 @@ function writeBreaksAndCells(lines: string[]): void {
   forEachLine(lines, (line, index, codeDepth) => {
     if (codeDepth !== null) return;
     const next = lines[index + 1];
-    if (line.endsWith('  ') && /\S {2,}$/.test(line) && !HEADING.test(line) && next !== undefined && !BLOCK_START.test(next)) {
+    if (
+      line.endsWith('  ') &&
+      /\S {2,}$/.test(line) &&
+      !HEADING.test(line) &&
+      next !== undefined &&
+      !BLOCK_START.test(next)
+    ) {
       lines[index] = `${line.trimEnd()}\\`;
       // The space after a <br> in the page starts the next line: it shows nothing, in Markdown or on the page.
       const prefix = continuationPrefix(line);
       if (next.startsWith(`${prefix} `)) lines[index + 1] = prefix + next.slice(prefix.length).trimStart();
     }
-    if (TABLE_ROW.test(line) && line.includes('|  |')) lines[index] = lines[index]!.replace(/\|  (?=\|)/g, '| ');
+    if (TABLE_ROW.test(line) && line.includes('|  |')) lines[index] = lines[index]!.replace(/\| {2}(?=\|)/g, '| ');
   });
 }
 
@@ -203,7 +222,8 @@ function separateLooseListItems(lines: string[], separators: Map<number, string>
     if (!marker) return;
     const same = open.at(-1)?.indent === indent ? open.at(-1) : undefined;
     const before = lines[index - 1];
-    if (same?.blank && before !== undefined && before.trim() !== '' && !LIST_ITEM.test(before)) separators.set(index, '');
+    if (same?.blank && before !== undefined && before.trim() !== '' && !LIST_ITEM.test(before))
+      separators.set(index, '');
     if (same) same.blank = false;
     else open.push({ indent, blank: false });
   });

@@ -113,6 +113,7 @@ export function rewriteMath(root: Element): void {
   }
   for (const img of Array.from(root.querySelectorAll('img'))) {
     const alt = img.getAttribute('alt')?.trim();
-    if (alt && MATH_IMAGE.test(img.getAttribute('src') ?? '')) img.replaceWith(createVerbatim(doc, delimit(tidyTex(alt), false)));
+    if (alt && MATH_IMAGE.test(img.getAttribute('src') ?? ''))
+      img.replaceWith(createVerbatim(doc, delimit(tidyTex(alt), false)));
   }
 }

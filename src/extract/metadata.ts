@@ -15,7 +15,13 @@ export interface PageDetails {
   image: string | null;
 }
 
-export const NO_DETAILS: PageDetails = { author: null, publishedAt: null, siteName: null, canonicalUrl: null, image: null };
+export const NO_DETAILS: PageDetails = {
+  author: null,
+  publishedAt: null,
+  siteName: null,
+  canonicalUrl: null,
+  image: null,
+};
 
 export interface PageMetadata {
   title: string | null;
@@ -28,7 +34,16 @@ export interface PageMetadata {
 const TITLE_META = ['og:title', 'twitter:title'];
 const DESCRIPTION_META = ['description', 'og:description', 'twitter:description'];
 const AUTHOR_META = ['author', 'article:author', 'citation_author', 'dc.creator', 'dcterms.creator'];
-const DATE_META = ['article:published_time', 'citation_publication_date', 'citation_date', 'dc.date', 'dcterms.date', 'dc.date.issued', 'dcterms.issued', 'date'];
+const DATE_META = [
+  'article:published_time',
+  'citation_publication_date',
+  'citation_date',
+  'dc.date',
+  'dcterms.date',
+  'dc.date.issued',
+  'dcterms.issued',
+  'date',
+];
 const IMAGE_META = ['og:image', 'og:image:url', 'og:image:secure_url', 'twitter:image', 'twitter:image:src'];
 
 const MAX_NAME_CHARS = 300;
@@ -61,7 +76,12 @@ function readHead(doc: Document): Head {
   for (const el of Array.from(doc.head?.children ?? [])) {
     const tag = el.tagName;
     if (tag === 'META') {
-      const name = (el.getAttribute('property') ?? el.getAttribute('name') ?? el.getAttribute('http-equiv') ?? '').toLowerCase();
+      const name = (
+        el.getAttribute('property') ??
+        el.getAttribute('name') ??
+        el.getAttribute('http-equiv') ??
+        ''
+      ).toLowerCase();
       const content = collapse(el.getAttribute('content'));
       if (!name || !content) continue;
       const values = meta.get(name);
@@ -69,7 +89,8 @@ function readHead(doc: Document): Head {
       else if (values.length < 50) values.push(content);
     } else if (tag === 'TITLE') title ??= collapse(el.textContent);
     else if (tag === 'BASE') base ??= el.getAttribute('href');
-    else if (tag === 'LINK' && /(?:^|\s)canonical(?:\s|$)/i.test(el.getAttribute('rel') ?? '')) canonical ??= el.getAttribute('href');
+    else if (tag === 'LINK' && /(?:^|\s)canonical(?:\s|$)/i.test(el.getAttribute('rel') ?? ''))
+      canonical ??= el.getAttribute('href');
   }
   return { meta, title, base, canonical };
 }
@@ -104,7 +125,9 @@ function absoluteUrl(value: string | null | undefined, baseUrl: string): string 
   }
 }
 
-/** One person's or organisation's name, or null for what is not one: a profile URL, an empty or sentence-long byline. */
+/**
+ * One person's or organisation's name, or null for what is not one: a profile URL, an empty or sentence-long byline.
+ */
 function personName(value: string | null | undefined): string | null {
   const name = collapse(value)
     ?.replace(/^by\b:?\s*/i, '')
@@ -121,7 +144,9 @@ function joinNames(values: readonly string[]): string | null {
 }
 
 /** Microdata, byline and <time> elements: author and date where JSON-LD and the head say nothing. */
-const BODY_HINTS = '[itemprop~="author"], [itemprop~="datePublished"], time[datetime], [rel~="author"], [class*="byline" i], [class*="author" i]';
+const BODY_HINTS =
+  '[itemprop~="author"], [itemprop~="datePublished"], time[datetime], [rel~="author"], ' +
+  '[class*="byline" i], [class*="author" i]';
 const BYLINE = '[class*="byline" i], [class*="author" i]';
 /** Wrappers that a class such as `author-archive` may name: their text is the whole page, not a byline. */
 const PAGE_WRAPPERS = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE']);
@@ -210,7 +235,10 @@ function trimSiteName(title: string | null): string | null {
 export function readMetadata(doc: Document, pageUrl: string, jsonLd: readonly string[] = []): PageMetadata {
   const head = readHead(doc);
   const root = doc.documentElement;
-  const language = collapse(root?.getAttribute('lang')) ?? collapse(root?.getAttribute('xml:lang')) ?? head.meta.get('content-language')?.[0];
+  const language =
+    collapse(root?.getAttribute('lang')) ??
+    collapse(root?.getAttribute('xml:lang')) ??
+    head.meta.get('content-language')?.[0];
   const baseUrl = resolveBaseUrl(head.base, pageUrl);
   return {
     title: firstOf(head.meta, TITLE_META) ?? soleHeading(doc) ?? trimSiteName(head.title),

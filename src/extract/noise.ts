@@ -19,15 +19,22 @@ function named(words: RegExp): RegExp {
 
 const NOISE_KINDS: NoiseKind[] = [
   {
-    names: named(/captions?|figcaption|credits?|photo-?credit|image-?credit|wp-caption-text|gallery|slideshow|carousel|lightbox/),
+    names: named(
+      /captions?|figcaption|credits?|photo-?credit|image-?credit|wp-caption-text|gallery|slideshow|carousel|lightbox/,
+    ),
     maxText: 600,
   },
   {
-    names: named(/bylines?|dateline|timestamp|posted-?on|published|updated|pubdate|date|time|authors?|author-?info|article-?meta|post-?meta|entry-?meta|meta/),
+    names: named(
+      /bylines?|dateline|timestamp|posted-?on|published|updated|pubdate|date|time|authors?|author-?info|article-?meta|post-?meta|entry-?meta|meta/,
+    ),
     maxText: 200,
     keptInRepeatedItems: true,
   },
-  { names: named(/bio|author-?bio|author-?box|about-?the-?author|about-?author|author-?card|author-?details/), maxText: 1500 },
+  {
+    names: named(/bio|author-?bio|author-?box|about-?the-?author|about-?author|author-?card|author-?details/),
+    maxText: 1500,
+  },
   {
     names: named(
       /tags|tag-?list|tag-?links|keywords|categories|breadcrumbs?|pagination|pager|post-?nav|post-?navigation|nav-?links|prev|next|previous|comments?|disqus|respond|share|sharing|social|share-?tools|share-?bar|follow|subscribe|cookies?|consent|gdpr|advert|advertisement|ads?|sponsored/,
@@ -35,7 +42,9 @@ const NOISE_KINDS: NoiseKind[] = [
     maxText: 3000,
   },
   {
-    names: named(/related|recommended|recommendations|more-?stories|read-?more|readmore|also|see-?also|promo|teasers?|trending|popular|most-?read|newsletter|signup|outbrain|taboola|cta/),
+    names: named(
+      /related|recommended|recommendations|more-?stories|read-?more|readmore|also|see-?also|promo|teasers?|trending|popular|most-?read|newsletter|signup|outbrain|taboola|cta/,
+    ),
     maxText: 2000,
   },
 ];
@@ -51,7 +60,8 @@ const LINK_PARAGRAPH_SHARE = 0.8;
 
 function isNamedNoise(el: Element): boolean {
   if (CONTAINERS.has(el.tagName)) return false;
-  const names = el.tagName === 'FIGCAPTION' ? 'figcaption' : `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+  const names =
+    el.tagName === 'FIGCAPTION' ? 'figcaption' : `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
   const kind = NOISE_KINDS.find((candidate) => candidate.names.test(names));
   if (kind === undefined || (el.textContent ?? '').length > kind.maxText) return false;
   return !(kind.keptInRepeatedItems && isInRepeatedItem(el));
@@ -76,9 +86,14 @@ function isInRepeatedItem(el: Element): boolean {
   return false;
 }
 
-/** A <header> or <footer> outside any article or main is the site's banner or footer; inside one it is a byline or notes. */
+/**
+ * A <header> or <footer> outside any article or main is the site's banner or footer; inside one it is a byline or
+ * notes.
+ */
 function isPageChrome(el: Element): boolean {
-  return (el.tagName === 'HEADER' || el.tagName === 'FOOTER') && !el.parentElement?.closest('article, main, [role="main"]');
+  return (
+    (el.tagName === 'HEADER' || el.tagName === 'FOOTER') && !el.parentElement?.closest('article, main, [role="main"]')
+  );
 }
 
 /**
@@ -99,11 +114,14 @@ export function removeNamedNoise(root: Element): void {
   for (let el = root.firstElementChild; el; el = next) {
     next = el.nextElementSibling;
     // A tree walk: on pages of thousands of elements, a selector query costs several times as much.
-    if (CHROME_TAGS.has(el.tagName) || isPageChrome(el) || ((el.tagName === 'FIGCAPTION' || el.hasAttributes()) && isNamedNoise(el))) {
+    if (
+      CHROME_TAGS.has(el.tagName) ||
+      isPageChrome(el) ||
+      ((el.tagName === 'FIGCAPTION' || el.hasAttributes()) && isNamedNoise(el))
+    ) {
       if (el.tagName === 'FIGCAPTION') keepCaptionAsAlt(el);
       el.remove();
-    }
-    else removeNamedNoise(el);
+    } else removeNamedNoise(el);
   }
 }
 

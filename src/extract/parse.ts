@@ -6,13 +6,21 @@ import { DOMParser } from 'linkedom';
 
 const INERT_OPENER = /<(script|style|svg)\b|<!--/gi;
 /** Where each opened element ends; searched with a regex rather than indexOf on a lower-cased copy of the page. */
-const INERT_CLOSER: Record<string, RegExp> = { script: /<\/script/gi, style: /<\/style/gi, svg: /<\/svg/gi, '': /-->/g };
+const INERT_CLOSER: Record<string, RegExp> = {
+  script: /<\/script/gi,
+  style: /<\/style/gi,
+  svg: /<\/svg/gi,
+  '': /-->/g,
+};
 
 const JSON_LD_TYPE = /\btype\s*=\s*["']?application\/ld\+json/i;
 /** Larger blocks are catalogues rather than a description of the page, and would cost a JSON.parse of that size. */
 const MAX_JSON_LD_CHARS = 1_000_000;
 
-/** MathJax 2 keeps each formula's TeX in a script (`math/tex`, `math/tex; mode=display`), the only copy in a static page. */
+/**
+ * MathJax 2 keeps each formula's TeX in a script (`math/tex`, `math/tex; mode=display`), the only copy in a static
+ * page.
+ */
 const MATH_TEX_TYPE = /\btype\s*=\s*["']?math\/tex(\s*;\s*mode\s*=\s*display)?/i;
 const SCRIPT_ID = /\bid\s*=\s*["']?([\w:.-]{1,100})/i;
 
@@ -82,7 +90,9 @@ export function stripInertMarkup(html: string, jsonLd?: string[]): string {
 const HTML_OPEN = /<html\b[^<>]{0,4096}>/i;
 const BODY_OPEN = /<body\b[^<>]{0,4096}>/i;
 const HEAD_OPEN = /<head\b[^<>]{0,4096}>/i;
-/** Head-only elements at the start of a page that has no <head>: they belong there (a <title> in <body> is no title). */
+/**
+ * Head-only elements at the start of a page that has no <head>: they belong there (a <title> in <body> is no title).
+ */
 const LEADING_HEAD_ELEMENTS =
   /^(?:\s+|<!doctype[^<>]{0,4096}>|<\?xml[^<>]{0,4096}>|<html\b[^<>]{0,4096}>|<title\b[^<>]{0,4096}>[^<]{0,4096}<\/title\s*>|<(?:meta|link|base)\b[^<>]{0,4096}>)*/i;
 const STRUCTURE_TAGS = /<!doctype[^<>]{0,4096}>|<\?xml[^<>]{0,4096}>|<\/?(?:html|body|head)\b[^<>]{0,4096}>/gi;
@@ -95,10 +105,17 @@ function findHead(source: string): { start: number; end: number; inner: string }
   const close = source.toLowerCase().indexOf('</head', innerStart);
   if (close === -1) return null;
   const closeEnd = source.indexOf('>', close);
-  return { start: open.index, end: closeEnd === -1 ? source.length : closeEnd + 1, inner: source.slice(innerStart, close) };
+  return {
+    start: open.index,
+    end: closeEnd === -1 ? source.length : closeEnd + 1,
+    inner: source.slice(innerStart, close),
+  };
 }
 
-/** Strips inert markup and rebuilds the skeleton when <html> or <body> is missing, keeping their attributes and the head. */
+/**
+ * Strips inert markup and rebuilds the skeleton when <html> or <body> is missing, keeping their attributes and the
+ * head.
+ */
 export function normaliseHtml(html: string, jsonLd?: string[]): string {
   const source = stripInertMarkup(html.replace(/\uFEFF/g, ''), jsonLd);
   const htmlTag = HTML_OPEN.exec(source);
@@ -116,7 +133,10 @@ export function normaliseHtml(html: string, jsonLd?: string[]): string {
     rest = source.slice(leading.length);
   }
   const body = rest.replace(STRUCTURE_TAGS, '');
-  return `<!DOCTYPE html>${htmlTag?.[0] ?? '<html>'}<head>${head}</head>${bodyTag?.[0] ?? '<body>'}${body}</body></html>`;
+  return (
+    `<!DOCTYPE ` +
+    `html>${htmlTag?.[0] ?? '<html>'}<head>${head}</head>${bodyTag?.[0] ?? '<body>'}${body}</body></html>`
+  );
 }
 
 /**
@@ -148,7 +168,8 @@ function isNestedDeeperThan(root: Element, limit: number): boolean {
 
 /** Throws on a document nested too deep to extract from; extractHtml then falls back to the page's text. */
 export function assertNestingDepth(doc: Document): void {
-  if (isNestedDeeperThan(doc.documentElement, MAX_DEPTH)) throw new RangeError(`elements nested more than ${MAX_DEPTH} deep`);
+  if (isNestedDeeperThan(doc.documentElement, MAX_DEPTH))
+    throw new RangeError(`elements nested more than ${MAX_DEPTH} deep`);
 }
 
 /** Parses HTML that went through normaliseHtml (kept separate so a second parse of the same page skips that pass). */

@@ -5,9 +5,11 @@
 import { retag, unwrap } from './dom.js';
 
 /** Elements that start a new line inside a cell; in a GFM cell, that line break is written `<br>`. */
-const CELL_BLOCK = /^(?:P|DIV|UL|OL|LI|H[1-6]|BLOCKQUOTE|DL|DT|DD|SECTION|ARTICLE|FIGURE|FIGCAPTION|HEADER|FOOTER|ADDRESS|TR)$/;
+const CELL_BLOCK =
+  /^(?:P|DIV|UL|OL|LI|H[1-6]|BLOCKQUOTE|DL|DT|DD|SECTION|ARTICLE|FIGURE|FIGCAPTION|HEADER|FOOTER|ADDRESS|TR)$/;
 /** Elements that show a short piece of data table text; anything else (blocks, images, forms) marks a layout cell. */
-const PHRASING = /^(?:A|ABBR|B|BR|CITE|CODE|DATA|DFN|EM|I|KBD|Q|S|SAMP|SMALL|SPAN|STRONG|SUB|SUP|TIME|VAR|DEL|INS|MARK|U)$/;
+const PHRASING =
+  /^(?:A|ABBR|B|BR|CITE|CODE|DATA|DFN|EM|I|KBD|Q|S|SAMP|SMALL|SPAN|STRONG|SUB|SUP|TIME|VAR|DEL|INS|MARK|U)$/;
 /** The widest span honoured; a page's colspan="1000" would otherwise make a row of a thousand empty cells. */
 const MAX_SPAN = 50;
 /** Positions laid out per table at most: past it (hostile spans), cells span one position. */
@@ -38,7 +40,10 @@ function isGridOfShortText(rows: Element[]): boolean {
       if (text.length > MAX_SHORT_CELL) return false;
       for (const el of Array.from(cell.querySelectorAll('*'))) if (!PHRASING.test(el.tagName)) return false;
       if (text === '') continue;
-      const linked = Array.from(cell.querySelectorAll('a')).reduce((n, link) => n + (link.textContent ?? '').trim().length, 0);
+      const linked = Array.from(cell.querySelectorAll('a')).reduce(
+        (n, link) => n + (link.textContent ?? '').trim().length,
+        0,
+      );
       if (linked < text.length) cellsWithText++;
     }
   }
@@ -103,7 +108,12 @@ function tidyBreaks(cell: Element): void {
       previousWasBreak = true;
     } else if (!isBlank(node)) previousWasBreak = false;
   }
-  for (let last = cell.lastChild; last && (isBreak(last) || (last.nodeType === 3 && isBlank(last))); last = cell.lastChild) last.remove();
+  for (
+    let last = cell.lastChild;
+    last && (isBreak(last) || (last.nodeType === 3 && isBlank(last)));
+    last = cell.lastChild
+  )
+    last.remove();
 }
 
 /** GFM cells hold one line: blocks inside a data cell become lines separated by `<br>`, list items get a bullet. */
@@ -154,7 +164,11 @@ function layOutGrid(rows: Element[]): Slot[][] {
 /** A cell's words, a line break counting as a space. */
 function textOf(el: Element): string {
   const words = (node: Node): string =>
-    node.nodeType === 3 ? (node.nodeValue ?? '') : node.nodeName === 'BR' ? ' ' : Array.from(node.childNodes).map(words).join('');
+    node.nodeType === 3
+      ? (node.nodeValue ?? '')
+      : node.nodeName === 'BR'
+        ? ' '
+        : Array.from(node.childNodes).map(words).join('');
   return words(el).replace(/\s+/g, ' ').trim();
 }
 

@@ -7,7 +7,11 @@ function renderListText(list: Extract<DocumentBlock, { type: 'list' }>, indent: 
       const marker = list.ordered ? `${(list.start ?? 1) + i}. ` : '- ';
       const lines = [indent + marker + item.text.replace(/\n/g, `\n${indent}  `)];
       for (const child of item.children ?? []) {
-        lines.push(child.type === 'list' ? renderListText(child, indent + '  ') : renderBlocksAsText([child]).replace(/^/gm, indent + '  '));
+        lines.push(
+          child.type === 'list'
+            ? renderListText(child, indent + '  ')
+            : renderBlocksAsText([child]).replace(/^/gm, indent + '  '),
+        );
       }
       return lines.join('\n');
     })
@@ -29,7 +33,11 @@ export function renderBlocksAsText(blocks: DocumentBlock[]): string {
         break;
       case 'table':
         // A cell's line breaks (`<br>`) are spaces here: a newline would start a row.
-        parts.push([block.header, ...block.rows].map((row) => row.map((cell) => cell.replace(/\s*\n\s*/g, ' ')).join('\t')).join('\n'));
+        parts.push(
+          [block.header, ...block.rows]
+            .map((row) => row.map((cell) => cell.replace(/\s*\n\s*/g, ' ')).join('\t'))
+            .join('\n'),
+        );
         break;
       case 'code':
         parts.push(block.code);

@@ -26,8 +26,10 @@ export const SHELL_SCRIPT_ONLY_TEXT_CHARS = 40;
 export const SHELL_SCRIPT_TO_TEXT_RATIO = 20;
 
 /** Mount points that frameworks render into, empty in the served HTML. */
-const EMPTY_MOUNT = /<(div|main|section)\b[^>]*\bid\s*=\s*["']?(root|app|__next|__nuxt|___gatsby|svelte|q-app|main-app|application)["']?[^>]*>\s*<\/\1>|<(app-root|my-app)\b[^>]*>\s*(loading[^<]*)?<\/\3>/i;
-const NOSCRIPT_NEEDS_JS = /<noscript\b[^>]*>[\s\S]{0,600}?\b(enable|turn on|requires?|need|without)\b[\s\S]{0,40}?javascript[\s\S]*?<\/noscript>|<noscript\b[^>]*>[\s\S]{0,600}?javascript[\s\S]{0,60}?\b(enabled?|required|disabled)\b[\s\S]*?<\/noscript>/i;
+const EMPTY_MOUNT =
+  /<(div|main|section)\b[^>]*\bid\s*=\s*["']?(root|app|__next|__nuxt|___gatsby|svelte|q-app|main-app|application)["']?[^>]*>\s*<\/\1>|<(app-root|my-app)\b[^>]*>\s*(loading[^<]*)?<\/\3>/i;
+const NOSCRIPT_NEEDS_JS =
+  /<noscript\b[^>]*>[\s\S]{0,600}?\b(enable|turn on|requires?|need|without)\b[\s\S]{0,40}?javascript[\s\S]*?<\/noscript>|<noscript\b[^>]*>[\s\S]{0,600}?javascript[\s\S]{0,60}?\b(enabled?|required|disabled)\b[\s\S]*?<\/noscript>/i;
 
 export interface ShellSignals {
   textChars: number;
@@ -78,7 +80,8 @@ export function appShellReason(signals: ShellSignals): string | null {
   if (textChars < SHELL_SCRIPT_ONLY_TEXT_CHARS) return `${textChars} characters of text and only scripts`;
   // Inline scripts only: an external one may be a 1 KB analytics tag or a 1 MB bundle, and guessing wrong sends short
   // real pages with analytics to the browser.
-  if (inlineScriptBytes > SHELL_SCRIPT_TO_TEXT_RATIO * textChars) return `${inlineScriptBytes} bytes of inline script for ${textChars} characters of text`;
+  if (inlineScriptBytes > SHELL_SCRIPT_TO_TEXT_RATIO * textChars)
+    return `${inlineScriptBytes} bytes of inline script for ${textChars} characters of text`;
   return null;
 }
 

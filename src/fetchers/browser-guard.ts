@@ -1,7 +1,6 @@
 // The SSRF guard inside the browser: every request a page makes (document, subresource, redirect hop, fetch/XHR,
 // iframe) passes a Playwright route that applies the same AddressPolicy as the HTTP client; WebSockets are refused
 // outright and images, fonts and media are never loaded. Behind it, the egress proxy checks again at connect time.
-import type { LookupAddress } from 'node:dns';
 import type { BrowserContext, Route } from 'playwright-core';
 import type { FetchFailure } from '../errors.js';
 import { blockedFailure, ipLiteralOf, type AddressPolicy } from '../net/guard.js';
@@ -22,7 +21,7 @@ export interface LoadGuard {
 export function resolvesToAllowed(policy: AddressPolicy, hostname: string): Promise<boolean> {
   return new Promise((resolve) => {
     policy.lookup(hostname, { all: true }, (error, addresses) => {
-      resolve(!error && Array.isArray(addresses) && (addresses as LookupAddress[]).length > 0);
+      resolve(!error && Array.isArray(addresses) && addresses.length > 0);
     });
   });
 }
@@ -75,7 +74,11 @@ async function decide(route: Route, policy: AddressPolicy, load: LoadGuard): Pro
  * Installs the guard on a context. `current()` returns the load now using the context (or null between leases, when
  * every request is refused). Redirects come back through the route as new requests, so each hop is checked.
  */
-export async function guardContext(context: BrowserContext, policy: AddressPolicy, current: () => LoadGuard | null): Promise<void> {
+export async function guardContext(
+  context: BrowserContext,
+  policy: AddressPolicy,
+  current: () => LoadGuard | null,
+): Promise<void> {
   await context.route('**/*', async (route) => {
     const load = current();
     try {

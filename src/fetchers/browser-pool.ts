@@ -113,8 +113,10 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
   function unavailable(): string | null {
     if (options.size === 0) return 'disabled (BROWSER_POOL_SIZE=0)';
     if (closed) return 'shutting down';
-    if (!options.wsEndpoint && !existsSync(options.chromiumPath)) return `no browser installed at ${options.chromiumPath} (CHROMIUM_PATH)`;
-    if (lastLaunchFailure && performance.now() - lastLaunchFailure.at < LAUNCH_RETRY_MS) return `the browser failed to start: ${lastLaunchFailure.message}`;
+    if (!options.wsEndpoint && !existsSync(options.chromiumPath))
+      return `no browser installed at ${options.chromiumPath} (CHROMIUM_PATH)`;
+    if (lastLaunchFailure && performance.now() - lastLaunchFailure.at < LAUNCH_RETRY_MS)
+      return `the browser failed to start: ${lastLaunchFailure.message}`;
     return null;
   }
 
@@ -151,7 +153,10 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       },
       (error: unknown) => {
         launching = null;
-        lastLaunchFailure = { at: performance.now(), message: error instanceof Error ? error.message.split('\n')[0]! : String(error) };
+        lastLaunchFailure = {
+          at: performance.now(),
+          message: error instanceof Error ? error.message.split('\n')[0]! : String(error),
+        };
         throw error;
       },
     );
@@ -167,11 +172,26 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       viewport: { width: 1280, height: 900 },
       locale: 'en-US',
     });
-    const slot: Slot = { browser: owner, context, page: undefined as unknown as Page, cdp: null, lease: null, uses: 0, healthy: true };
+    const slot: Slot = {
+      browser: owner,
+      context,
+      page: undefined as unknown as Page,
+      cdp: null,
+      lease: null,
+      uses: 0,
+      healthy: true,
+    };
     await guardContext(context, options.policy, () => slot.lease?.load ?? null);
     await context.addInitScript(INIT_SCRIPT);
     // Popups opened by a page are closed at once; the guard covers them while they exist.
-    context.on('page', (page) => void page.opener().then((opener) => opener && page.close()).catch(() => undefined));
+    context.on(
+      'page',
+      (page) =>
+        void page
+          .opener()
+          .then((opener) => opener && page.close())
+          .catch(() => undefined),
+    );
     slot.page = await context.newPage();
     slot.cdp = await context.newCDPSession(slot.page).catch(() => null);
     const network = (delta: number) => () => {
@@ -222,7 +242,8 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       busy++;
       return null;
     }
-    if (waiting.length >= options.queueMax) return `busy: ${options.size} pages rendering and ${waiting.length} waiting`;
+    if (waiting.length >= options.queueMax)
+      return `busy: ${options.size} pages rendering and ${waiting.length} waiting`;
     return new Promise((resolve) => {
       const entry = {
         resolve: () => {
@@ -234,7 +255,10 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
           resolve(reason);
         },
       };
-      const timer = setTimeout(() => entry.reject(`no browser page became free within ${options.acquireTimeoutMs} ms`), options.acquireTimeoutMs);
+      const timer = setTimeout(
+        () => entry.reject(`no browser page became free within ${options.acquireTimeoutMs} ms`),
+        options.acquireTimeoutMs,
+      );
       const onAbort = () => entry.reject('cancelled while waiting for a browser page');
       signal?.addEventListener('abort', onAbort, { once: true });
       const cleanup = () => {
@@ -262,9 +286,18 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
         slot ??= await createSlot();
       } catch (error) {
         releaseCapacity();
-        return { ok: false, reason: `the browser failed to start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
+        return {
+          ok: false,
+          reason:
+            `the browser failed to start: ` +
+            `${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+        };
       }
-      const lease: Lease = { page: slot.page, load: createLoadGuard(options.policy), network: { inflight: 0, lastActivity: performance.now() } };
+      const lease: Lease = {
+        page: slot.page,
+        load: createLoadGuard(options.policy),
+        network: { inflight: 0, lastActivity: performance.now() },
+      };
       slot.lease = lease;
       slot.uses++;
       try {

@@ -38,10 +38,14 @@ async function waitForQuiet(lease: Lease, capMs: number): Promise<boolean> {
   const end = performance.now() + capMs;
   while (performance.now() < end) {
     const sinceMutation = await lease.page
-      .evaluate((key) => performance.now() - ((window as unknown as Record<symbol, number>)[Symbol.for(key)] ?? 0), MUTATION_KEY)
+      .evaluate(
+        (key) => performance.now() - ((window as unknown as Record<symbol, number>)[Symbol.for(key)] ?? 0),
+        MUTATION_KEY,
+      )
       .catch(() => 0); // a navigation replaced the document: not quiet yet
     const network = lease.network;
-    if (sinceMutation >= QUIET_MS && network.inflight === 0 && performance.now() - network.lastActivity >= QUIET_MS) return true;
+    if (sinceMutation >= QUIET_MS && network.inflight === 0 && performance.now() - network.lastActivity >= QUIET_MS)
+      return true;
     await sleep(POLL_MS);
   }
   return false;
@@ -59,13 +63,36 @@ function navigationFailure(error: unknown, url: URL, lease: Lease, timeoutMs: nu
   const refused = lease.load.refused.at(-1);
   if (/ERR_BLOCKED_BY_CLIENT/.test(message) && refused) {
     const host = new URL(refused).hostname;
-    return { code: 'blocked_url', detail: `${host} is or resolves to a private or reserved address; only public internet addresses can be fetched`, retryable: false };
+    return {
+      code: 'blocked_url',
+      detail: `${host} is or resolves to a private or reserved address; only public internet addresses can be fetched`,
+      retryable: false,
+    };
   }
-  if (error instanceof playwrightErrors.TimeoutError) return { code: 'upstream_timeout', detail: `${url.host} did not load within ${timeoutMs} ms in the browser`, retryable: true };
-  if (/Download is starting/i.test(message)) return { code: 'unsupported_content', detail: `${url.host} answered a file download, not a page; try fetcher "pdf" for PDFs`, retryable: false };
+  if (error instanceof playwrightErrors.TimeoutError)
+    return {
+      code: 'upstream_timeout',
+      detail: `${url.host} did not load within ${timeoutMs} ms in the browser`,
+      retryable: true,
+    };
+  if (/Download is starting/i.test(message))
+    return {
+      code: 'unsupported_content',
+      detail: `${url.host} answered a file download, not a page; try fetcher "pdf" for PDFs`,
+      retryable: false,
+    };
   const net = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
-  if (net === 'ERR_NAME_NOT_RESOLVED') return { code: 'upstream_unreachable', detail: `${url.hostname} does not resolve (no such host)`, retryable: false };
-  return { code: 'upstream_unreachable', detail: `the browser could not load ${url.host}${net ? ` (${net})` : ''}`, retryable: true };
+  if (net === 'ERR_NAME_NOT_RESOLVED')
+    return {
+      code: 'upstream_unreachable',
+      detail: `${url.hostname} does not resolve (no such host)`,
+      retryable: false,
+    };
+  return {
+    code: 'upstream_unreachable',
+    detail: `the browser could not load ${url.host}${net ? ` (${net})` : ''}`,
+    retryable: true,
+  };
 }
 
 /** The document as it is now; once more after a moment if a client-side navigation was replacing it. */
@@ -89,8 +116,18 @@ async function render(lease: Lease, url: URL, options: BrowserFetcherOptions): P
   if (headers[REFUSED_HEADER]) return failed(blockedFailure(new URL(response?.url() ?? url.href)));
   if (status >= 400) {
     const challenge = detectChallenge({ status, headers, html: await readHtml(lease) });
-    if (challenge) return failed({ code: 'blocked_by_site', detail: `${url.host} answered the browser with a bot challenge (${challenge})`, retryable: true });
-    return failed({ code: 'upstream_status', detail: `${url.host} answered ${status}`, retryable: status >= 500 || status === 429, upstreamStatus: status });
+    if (challenge)
+      return failed({
+        code: 'blocked_by_site',
+        detail: `${url.host} answered the browser with a bot challenge (${challenge})`,
+        retryable: true,
+      });
+    return failed({
+      code: 'upstream_status',
+      detail: `${url.host} answered ${status}`,
+      retryable: status >= 500 || status === 429,
+      upstreamStatus: status,
+    });
   }
   // Quiet is a guess: a busy machine can delay the script that renders past the quiet window. While the page shows
   // no text and the cap allows, wait for another quiet window.
@@ -106,7 +143,12 @@ async function render(lease: Lease, url: URL, options: BrowserFetcherOptions): P
   }
   const finalUrl = page.url();
   const challenge = detectChallenge({ status, headers, html });
-  if (challenge) return failed({ code: 'blocked_by_site', detail: `${url.host} answered the browser with a bot challenge (${challenge})`, retryable: true });
+  if (challenge)
+    return failed({
+      code: 'blocked_by_site',
+      detail: `${url.host} answered the browser with a bot challenge (${challenge})`,
+      retryable: true,
+    });
   const truncated = Buffer.byteLength(html) > options.maxBytes;
   if (truncated) {
     html = Buffer.from(html).subarray(0, options.maxBytes).toString('utf8');
@@ -146,7 +188,12 @@ async function renderWithin(lease: Lease, url: URL, options: BrowserFetcherOptio
   try {
     return await render(lease, url, options);
   } catch (error) {
-    if (expired) return failed({ code: 'upstream_timeout', detail: `${url.host} did not finish rendering within ${budget} ms`, retryable: true });
+    if (expired)
+      return failed({
+        code: 'upstream_timeout',
+        detail: `${url.host} did not finish rendering within ${budget} ms`,
+        retryable: true,
+      });
     throw error;
   } finally {
     clearTimeout(timer);
@@ -161,7 +208,8 @@ export function createBrowserFetcher(options: BrowserFetcherOptions): Fetcher {
       const refused = await checkTarget(options.policy, url);
       if (refused) return failed(refused);
       const leased = await options.pool.withPage((lease) => renderWithin(lease, url, options), fetchOptions.signal);
-      if (!leased.ok) return failed({ code: 'fetcher_unavailable', detail: `browser: ${leased.reason}`, retryable: true });
+      if (!leased.ok)
+        return failed({ code: 'fetcher_unavailable', detail: `browser: ${leased.reason}`, retryable: true });
       return leased.value;
     },
   };

@@ -15,7 +15,10 @@ const CHALLENGE_STATUSES = new Set([403, 429, 503]);
 
 /** Markers that only challenge and WAF pages carry: a 200 page with one and little text is a challenge too. */
 const STRONG_MARKERS: readonly [string, RegExp][] = [
-  ['Cloudflare challenge', /\/cdn-cgi\/challenge-platform\/|window\._cf_chl_opt|\bcf-browser-verification\b|<title>\s*Just a moment\.\.\.\s*<\/title>/i],
+  [
+    'Cloudflare challenge',
+    /\/cdn-cgi\/challenge-platform\/|window\._cf_chl_opt|\bcf-browser-verification\b|<title>\s*Just a moment\.\.\.\s*<\/title>/i,
+  ],
   ['Cloudflare block page', /<title>\s*Attention Required! \| Cloudflare\s*<\/title>/i],
   ['DataDome captcha', /\b(geo\.)?captcha-delivery\.com\b/i],
   ['PerimeterX captcha', /\bpx-captcha\b|_pxCaptcha/i],
@@ -29,7 +32,10 @@ const STRONG_MARKERS: readonly [string, RegExp][] = [
 /** Markers that also appear on ordinary pages (a sign-up form's captcha): they count only on a challenge status. */
 const WEAK_MARKERS: readonly [string, RegExp][] = [
   ['captcha', /\b(g-recaptcha|h-captcha|cf-turnstile)\b|\bcaptcha\b/i],
-  ['browser check', /checking (if the site connection is secure|your browser)|verify (that )?you are (a )?human|are you a robot|pardon our interruption|unusual traffic from your (computer )?network/i],
+  [
+    'browser check',
+    /checking (if the site connection is secure|your browser)|verify (that )?you are (a )?human|are you a robot|pardon our interruption|unusual traffic from your (computer )?network/i,
+  ],
   ['access denied page', /<title>\s*Access Denied\s*<\/title>[\s\S]*Reference\s*#/i],
 ];
 
@@ -44,7 +50,8 @@ const SCAN_CHARS = 64 * 1024;
 
 /** The kind of challenge (for fetch_info and the error detail), or null for a page that is what it says. */
 export function detectChallenge(input: ChallengeInput): string | null {
-  if ((input.headers['cf-mitigated'] ?? '').toLowerCase().includes('challenge')) return 'Cloudflare challenge (cf-mitigated)';
+  if ((input.headers['cf-mitigated'] ?? '').toLowerCase().includes('challenge'))
+    return 'Cloudflare challenge (cf-mitigated)';
   const html = input.html.slice(0, SCAN_CHARS);
   const strong = STRONG_MARKERS.find(([, pattern]) => pattern.test(html));
   const challengeStatus = CHALLENGE_STATUSES.has(input.status);

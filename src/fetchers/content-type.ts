@@ -5,8 +5,17 @@ export function mimeOf(contentType: string | undefined): string {
 }
 
 const PDF_TYPES = new Set(['application/pdf', 'application/x-pdf', 'application/acrobat']);
-/** Types servers use when they do not know (or hide) what a file is; a PDF served as one is found by its magic bytes. */
-const GENERIC_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'application/download', 'application/force-download', 'application/x-download']);
+/**
+ * Types servers use when they do not know (or hide) what a file is; a PDF served as one is found by its magic bytes.
+ */
+const GENERIC_TYPES = new Set([
+  '',
+  'application/octet-stream',
+  'binary/octet-stream',
+  'application/download',
+  'application/force-download',
+  'application/x-download',
+]);
 
 const MAGIC = Buffer.from('%PDF-');
 /** How far into the body the PDF header may start: the spec allows junk before it and readers accept 1 KiB of it. */
@@ -35,7 +44,13 @@ export function isHtmlType(contentType: string | undefined): boolean {
 
 /** Types that are text of some kind (plain, Markdown, CSV, JSON, XML): the html fetcher turns them into content. */
 export function isTextual(mime: string): boolean {
-  return mime.startsWith('text/') || mime.endsWith('+json') || mime.endsWith('/json') || mime.endsWith('+xml') || mime.endsWith('/xml');
+  return (
+    mime.startsWith('text/') ||
+    mime.endsWith('+json') ||
+    mime.endsWith('/json') ||
+    mime.endsWith('+xml') ||
+    mime.endsWith('/xml')
+  );
 }
 
 /** Types no fetcher turns into text (images, audio, video, archives, fonts): refused before any body is read. */

@@ -15,7 +15,17 @@ export interface EgressProxy {
 }
 
 /** Headers that describe one hop, not the request (RFC 9110 §7.6.1), plus the proxy's own. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 const CONNECT_TIMEOUT_MS = 15_000;
 
@@ -43,7 +53,12 @@ export async function startEgressProxy(policy: AddressPolicy): Promise<EgressPro
     }
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     return new Promise((resolve) => {
-      const socket = connect({ host, port: Number(url.port) || defaultPort, lookup: policy.lookup, timeout: CONNECT_TIMEOUT_MS });
+      const socket = connect({
+        host,
+        port: Number(url.port) || defaultPort,
+        lookup: policy.lookup,
+        timeout: CONNECT_TIMEOUT_MS,
+      });
       const fail = (error?: Error) => {
         if ((error as { code?: string } | undefined)?.code === 'ERR_BLOCKED_ADDRESS') refused++;
         socket.destroy();
@@ -64,14 +79,25 @@ export async function startEgressProxy(policy: AddressPolicy): Promise<EgressPro
     const url = target(req.url ?? '', 'http:');
     if (!url) return void res.writeHead(400).end();
     const socket = await open(url, 80);
-    if (!socket) return void res.writeHead(403, { 'content-type': 'text/plain', [REFUSED_HEADER]: '1' }).end('refused by the SSRF guard');
+    if (!socket)
+      return void res
+        .writeHead(403, { 'content-type': 'text/plain', [REFUSED_HEADER]: '1' })
+        .end('refused by the SSRF guard');
     const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+    for (const [name, value] of Object.entries(req.headers))
+      if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     headers.connection = 'close'; // one request per upstream socket: nothing pools connections past the guard
-    const upstream = httpRequest({ createConnection: () => socket, method: req.method, path: url.pathname + url.search, headers, setHost: false });
+    const upstream = httpRequest({
+      createConnection: () => socket,
+      method: req.method,
+      path: url.pathname + url.search,
+      headers,
+      setHost: false,
+    });
     upstream.on('response', (response) => {
       const out: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(response.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+      for (const [name, value] of Object.entries(response.headers))
+        if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
       res.writeHead(response.statusCode ?? 502, out);
       response.pipe(res);
     });
@@ -97,7 +123,9 @@ export async function startEgressProxy(policy: AddressPolicy): Promise<EgressPro
   const server = createServer((req, res) => void forward(req, res));
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => void tunnel(req, client, head));
   // Plain ws:// upgrades through the proxy: the browser blocks WebSockets before they get here; refuse any that do.
-  server.on('upgrade', (_req: IncomingMessage, client: Socket) => client.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n'));
+  server.on('upgrade', (_req: IncomingMessage, client: Socket) =>
+    client.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n'),
+  );
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));

@@ -13,29 +13,45 @@ export const ACCEPT = 'text/markdown, text/html;q=0.9, application/xhtml+xml;q=0
 const MARKDOWN_TYPES = new Set(['text/markdown', 'text/x-markdown']);
 
 function unsupported(mime: string): FetchFailure {
-  return { code: 'unsupported_content', detail: `content of type ${mime || 'unknown'} cannot be turned into text`, retryable: false };
+  return {
+    code: 'unsupported_content',
+    detail: `content of type ${mime || 'unknown'} cannot be turned into text`,
+    retryable: false,
+  };
 }
 
 /** The failure for an error page: never content, never cached. */
 export function statusFailure(response: HttpResponse): FetchFailure {
   const status = response.status;
-  return { code: 'upstream_status', detail: `${response.url.host} answered ${status}`, retryable: status >= 500 || status === 429, upstreamStatus: status };
+  return {
+    code: 'upstream_status',
+    detail: `${response.url.host} answered ${status}`,
+    retryable: status >= 500 || status === 429,
+    upstreamStatus: status,
+  };
 }
 
 /** Decides how a body becomes content; null when it cannot be read as text. */
-function convert(body: Buffer, contentType: string | undefined, pageUrl: string): { content: ExtractedContent; sourceMarkdown: boolean } | null {
+function convert(
+  body: Buffer,
+  contentType: string | undefined,
+  pageUrl: string,
+): { content: ExtractedContent; sourceMarkdown: boolean } | null {
   let mime = mimeOf(contentType);
   const decoded = () => decodeBody(body, contentType);
   if (!mime) {
     // No Content-Type: sniff the way browsers do for the two cases that matter.
     const head = body.subarray(0, 512).toString('latin1').trimStart().toLowerCase();
-    if (head.startsWith('<!doctype html') || head.startsWith('<html') || /<(head|body|p|div)[\s>]/.test(head)) mime = 'text/html';
+    if (head.startsWith('<!doctype html') || head.startsWith('<html') || /<(head|body|p|div)[\s>]/.test(head))
+      mime = 'text/html';
     else if (!body.subarray(0, 512).includes(0)) mime = 'text/plain';
   }
   if (isHtmlType(mime)) return { content: extractHtml(decoded(), pageUrl), sourceMarkdown: false };
   if (MARKDOWN_TYPES.has(mime)) return { content: contentFromMarkdown(decoded(), pageUrl), sourceMarkdown: true };
-  if (mime.endsWith('json')) return { content: contentFromMarkdown('```json\n' + decoded().trim() + '\n```', pageUrl), sourceMarkdown: false };
-  if (mime.endsWith('xml')) return { content: contentFromMarkdown('```xml\n' + decoded().trim() + '\n```', pageUrl), sourceMarkdown: false };
+  if (mime.endsWith('json'))
+    return { content: contentFromMarkdown('```json\n' + decoded().trim() + '\n```', pageUrl), sourceMarkdown: false };
+  if (mime.endsWith('xml'))
+    return { content: contentFromMarkdown('```xml\n' + decoded().trim() + '\n```', pageUrl), sourceMarkdown: false };
   if (isTextual(mime)) return { content: contentFromMarkdown(decoded(), pageUrl), sourceMarkdown: false };
   return null;
 }
@@ -45,7 +61,8 @@ function convert(body: Buffer, contentType: string | undefined, pageUrl: string)
  * neither billed nor cached. Read from the plain text, which has no link targets; its leading title line is not body.
  */
 export function isEmptyContent(content: { text: string; title: string | null }): boolean {
-  const text = content.title && content.text.startsWith(content.title) ? content.text.slice(content.title.length) : content.text;
+  const text =
+    content.title && content.text.startsWith(content.title) ? content.text.slice(content.title.length) : content.text;
   return !/[\p{L}\p{N}]/u.test(text);
 }
 

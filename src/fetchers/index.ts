@@ -33,8 +33,19 @@ export function createFetchers(config: Config, deps: { client: SafeClient; cache
     fetchers: {
       html: createHtmlFetcher({ client }),
       pdf: createPdfFetcher({ client, maxPages: config.PDF_MAX_PAGES }),
-      browser: createBrowserFetcher({ pool, policy, waitMs: config.BROWSER_WAIT_MS, timeoutMs: config.FETCH_TIMEOUT_MS, maxBytes: config.FETCH_MAX_BYTES }),
-      reader: createReaderFetcher({ baseUrl: config.READER_BASE_URL, apiKey: config.READER_API_KEY, timeoutMs: config.FETCH_TIMEOUT_MS, maxBytes: config.FETCH_MAX_BYTES }),
+      browser: createBrowserFetcher({
+        pool,
+        policy,
+        waitMs: config.BROWSER_WAIT_MS,
+        timeoutMs: config.FETCH_TIMEOUT_MS,
+        maxBytes: config.FETCH_MAX_BYTES,
+      }),
+      reader: createReaderFetcher({
+        baseUrl: config.READER_BASE_URL,
+        apiKey: config.READER_API_KEY,
+        timeoutMs: config.FETCH_TIMEOUT_MS,
+        maxBytes: config.FETCH_MAX_BYTES,
+      }),
     },
     robots: config.ROBOTS_TXT === 'ignore' ? null : createRobotsPolicy({ client, cache, token: BOT_TOKEN }),
   });

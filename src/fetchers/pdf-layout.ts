@@ -12,7 +12,10 @@ export interface TextRun {
   eol: boolean;
 }
 
-/** Font size at least this many times the body size makes a heading: 10 pt body → 11.5 pt; LaTeX's smallest section size is 1.2×. */
+/**
+ * Font size at least this many times the body size makes a heading: 10 pt body → 11.5 pt; LaTeX's smallest section size
+ * is 1.2×.
+ */
 export const HEADING_MIN_RATIO = 1.15;
 /** Headings are short: a "line" of larger text longer than this is a pull quote or a large-print paragraph. */
 const HEADING_MAX_CHARS = 200;
@@ -103,14 +106,15 @@ const round = (size: number) => Math.round(size * 2) / 2;
 /** The size most characters are set in. */
 export function bodySize(pages: readonly Line[][]): number {
   const weight = new Map<number, number>();
-  for (const line of pages.flat()) weight.set(round(line.size), (weight.get(round(line.size)) ?? 0) + lineText(line).length);
+  for (const line of pages.flat())
+    weight.set(round(line.size), (weight.get(round(line.size)) ?? 0) + lineText(line).length);
   let best = 0;
   let most = -1;
   for (const [size, count] of weight) if (count > most) [best, most] = [size, count];
   return best;
 }
 
-const PAGE_NUMBER = /^(page\s*)?[-–—(\[]?\s*\d{1,4}\s*[-–—)\]]?(\s*(of|\/)\s*\d{1,4})?$/i;
+const PAGE_NUMBER = /^(page\s*)?[-–—([]?\s*\d{1,4}\s*[-–—)\]]?(\s*(of|\/)\s*\d{1,4})?$/i;
 const shape = (line: Line) => lineText(line).toLowerCase().replace(/\d+/g, '#');
 
 /** Lines at a page's edges: on the highest and lowest baselines (two each on a full page), where heads and feet sit. */
@@ -128,20 +132,25 @@ function edgeLines(lines: readonly Line[]): Set<Line> {
 export function dropRunningLines(pages: Line[][], body: number): Line[][] {
   const edgesPerPage = pages.map(edgeLines);
   const counts = new Map<string, number>();
-  for (const edges of edgesPerPage) for (const key of new Set([...edges].map(shape))) counts.set(key, (counts.get(key) ?? 0) + 1);
-  const repeated = (line: Line) => pages.length >= 3 && round(line.size) <= body && (counts.get(shape(line)) ?? 0) >= RUNNING_SHARE * pages.length;
+  for (const edges of edgesPerPage)
+    for (const key of new Set([...edges].map(shape))) counts.set(key, (counts.get(key) ?? 0) + 1);
+  const repeated = (line: Line) =>
+    pages.length >= 3 && round(line.size) <= body && (counts.get(shape(line)) ?? 0) >= RUNNING_SHARE * pages.length;
   return pages.map((lines, p) => {
     const edges = edgesPerPage[p]!;
     const ys = lines.map((l) => l.y);
     const outermost = (line: Line) => line.y === Math.max(...ys) || line.y === Math.min(...ys);
-    return lines.filter((line) => !(edges.has(line) && (repeated(line) || (outermost(line) && PAGE_NUMBER.test(lineText(line).trim())))));
+    return lines.filter(
+      (line) => !(edges.has(line) && (repeated(line) || (outermost(line) && PAGE_NUMBER.test(lineText(line).trim())))),
+    );
   });
 }
 
 /** Words written with a hyphen somewhere in the document: such a word split at its hyphen keeps it when re-joined. */
 export function hyphenatedWords(texts: Iterable<string>): Set<string> {
   const words = new Set<string>();
-  for (const text of texts) for (const match of text.matchAll(/\p{L}+(?:-\p{L}+)+/gu)) words.add(match[0].toLowerCase());
+  for (const text of texts)
+    for (const match of text.matchAll(/\p{L}+(?:-\p{L}+)+/gu)) words.add(match[0].toLowerCase());
   return words;
 }
 
@@ -207,7 +216,9 @@ export function buildBlocks(lines: readonly Line[], body: number, compounds: Rea
   const flush = () => {
     if (paragraph) {
       const text = joinLines(paragraph.parts, compounds);
-      blocks.push(paragraph.kind === 'item' ? { kind: 'item', marker: paragraph.marker, text } : { kind: 'paragraph', text });
+      blocks.push(
+        paragraph.kind === 'item' ? { kind: 'item', marker: paragraph.marker, text } : { kind: 'paragraph', text },
+      );
     }
     paragraph = null;
   };
@@ -219,7 +230,13 @@ export function buildBlocks(lines: readonly Line[], body: number, compounds: Rea
       const last = blocks[blocks.length - 1];
       const previous = lines[i - 1];
       // A heading that wraps: same size, right below the previous heading line.
-      if (last?.kind === 'heading' && previous && round(last.size) === round(line.size) && previous.y - line.y < line.size * 1.6) last.text += ' ' + text;
+      if (
+        last?.kind === 'heading' &&
+        previous &&
+        round(last.size) === round(line.size) &&
+        previous.y - line.y < line.size * 1.6
+      )
+        last.text += ' ' + text;
       else blocks.push({ kind: 'heading', size: line.size, text });
       continue;
     }
@@ -244,10 +261,13 @@ export function buildBlocks(lines: readonly Line[], body: number, compounds: Rea
       const startsNew =
         bullet !== null ||
         gap > step * PARAGRAPH_GAP_RATIO ||
-        (gap < -line.size && !(/[\p{L},;-]$/u.test(lastText) && /^\p{Ll}/u.test(text))) || // jumped up: a new column, where a sentence may go on
+        // jumped up: a new column, where a sentence may go on
+        (gap < -line.size && !(/[\p{L},;-]$/u.test(lastText) && /^\p{Ll}/u.test(text))) ||
         round(line.size) !== round(p.last.size) ||
         (gap > 0 && p.kind === 'paragraph' && lineX(line) > lineX(p.last) + line.size) || // first-line indent
-        (gap > 0 && /[.!?:]["')\]]?$/.test(lastText) && lineXEnd(p.last) < p.right - SHORT_LINE_SHARE * (p.right - lineX(p.last))); // short last line
+        (gap > 0 &&
+          /[.!?:]["')\]]?$/.test(lastText) &&
+          lineXEnd(p.last) < p.right - SHORT_LINE_SHARE * (p.right - lineX(p.last))); // short last line
       if (!startsNew) {
         p.parts.push(text);
         p.last = line;
@@ -258,7 +278,14 @@ export function buildBlocks(lines: readonly Line[], body: number, compounds: Rea
     flush();
     // The column's right edge, for telling a paragraph's short last line: this line's, or the next one's when longer.
     const right = Math.max(lineXEnd(line), lines[i + 1] ? lineXEnd(lines[i + 1]!) : 0);
-    if (bullet) paragraph = { parts: [bullet[2] ?? ''], last: line, right, kind: 'item', marker: /^\(?\d/.test(bullet[1]!) ? bullet[1]!.replace(/[()]/g, '').replace(/\)$/, '.') : '-' };
+    if (bullet)
+      paragraph = {
+        parts: [bullet[2] ?? ''],
+        last: line,
+        right,
+        kind: 'item',
+        marker: /^\(?\d/.test(bullet[1]!) ? bullet[1]!.replace(/[()]/g, '').replace(/\)$/, '.') : '-',
+      };
     else paragraph = { parts: [text], last: line, right, kind: 'paragraph', marker: '' };
   }
   flush();
@@ -268,7 +295,10 @@ export function buildBlocks(lines: readonly Line[], body: number, compounds: Rea
 const escapeLeading = (text: string) => text.replace(/^([#>])/, '\\$1');
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|');
 
-/** Heading sizes, largest first, → Markdown levels; a single largest heading (the title) is level 1, else sections start at 2. */
+/**
+ * Heading sizes, largest first, → Markdown levels; a single largest heading (the title) is level 1, else sections start
+ * at 2.
+ */
 function headingLevels(pages: readonly Block[][]): (size: number) => number {
   const headings = pages.flat().filter((b): b is Extract<Block, { kind: 'heading' }> => b.kind === 'heading');
   const sizes = [...new Set(headings.map((h) => round(h.size)))].sort((a, b) => b - a);
@@ -287,7 +317,8 @@ function renderBlock(block: Block, level: (size: number) => number): string {
       return `${block.marker} ${block.text}`;
     case 'table': {
       const width = Math.max(...block.rows.map((r) => r.length));
-      const row = (cells: string[]) => `| ${Array.from({ length: width }, (_, i) => escapeCell(cells[i] ?? '')).join(' | ')} |`;
+      const row = (cells: string[]) =>
+        `| ${Array.from({ length: width }, (_, i) => escapeCell(cells[i] ?? '')).join(' | ')} |`;
       const [head, ...rest] = block.rows;
       return [row(head!), `|${' --- |'.repeat(width)}`, ...rest.map(row)].join('\n');
     }

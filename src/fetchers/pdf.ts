@@ -37,13 +37,21 @@ interface PdfInfo {
   CreationDate?: unknown;
 }
 
-const notPdf = (host: string, detail: string): FetchFailure => ({ code: 'unsupported_content', detail: `${host}: ${detail}`, retryable: false });
+const notPdf = (host: string, detail: string): FetchFailure => ({
+  code: 'unsupported_content',
+  detail: `${host}: ${detail}`,
+  retryable: false,
+});
 
 /** Document titles that are a file name or a placeholder, not a title. */
 function usableTitle(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const title = value.replace(/\s+/g, ' ').trim();
-  if (!title || /^(untitled|microsoft (word|powerpoint) - |document\d*$)|\.(docx?|pdf|tex|dvi|indd|pptx?)$/i.test(title)) return null;
+  if (
+    !title ||
+    /^(untitled|microsoft (word|powerpoint) - |document\d*$)|\.(docx?|pdf|tex|dvi|indd|pptx?)$/i.test(title)
+  )
+    return null;
   return title;
 }
 
@@ -54,7 +62,12 @@ function toRuns(items: readonly object[]): TextRun[] {
   const runs: TextRun[] = [];
   for (const item of items) {
     if (!('str' in item)) continue;
-    const { str: text, transform, width, hasEOL } = item as { str: string; transform: number[]; width: number; hasEOL: boolean };
+    const {
+      str: text,
+      transform,
+      width,
+      hasEOL,
+    } = item as { str: string; transform: number[]; width: number; hasEOL: boolean };
     const [a = 0, b = 0, c = 0, d = 0, x = 0, y = 0] = transform;
     runs.push({ str: text, x, y, width, size: Math.hypot(c, d) || Math.hypot(a, b), eol: hasEOL });
   }
@@ -86,7 +99,9 @@ export async function convertPdf(response: HttpResponse, options: PdfOptions): P
     await task.destroy();
     const name = error instanceof Error ? error.name : '';
     if (name === 'PasswordException') return failed(notPdf(host, 'the PDF is password-protected'));
-    const cut = response.bodyTruncated ? ` (it is larger than FETCH_MAX_BYTES, ${response.bytes} bytes, and was cut there)` : '';
+    const cut = response.bodyTruncated
+      ? ` (it is larger than FETCH_MAX_BYTES, ${response.bytes} bytes, and was cut there)`
+      : '';
     return failed(notPdf(host, `the PDF cannot be read${cut}`));
   }
   try {
@@ -102,16 +117,27 @@ export async function convertPdf(response: HttpResponse, options: PdfOptions): P
     }
     const chars = runsPerPage.reduce((sum, runs) => sum + runs.reduce((s, r) => s + letters(r.str), 0), 0);
     if (chars < NO_TEXT_CHARS_PER_PAGE * read) {
-      const detail = `${host}: the PDF has ${pageCount} page${pageCount === 1 ? '' : 's'} but only ${chars} characters of text: it is scanned images without a text layer, and OCR is not offered`;
+      const detail =
+        `${host}: the PDF has ${pageCount} page${pageCount === 1 ? '' : 's'} but only ${chars} ` +
+        `characters of text: it is scanned images without a text layer, and OCR is not offered`;
       return failed({ code: 'no_text_layer', detail, retryable: false });
     }
-    const { info } = (await doc.getMetadata().catch(() => ({ info: {} }))) as { info: PdfInfo };
+    const { info } = await doc.getMetadata().then(
+      (meta) => meta as { info: PdfInfo },
+      () => ({ info: {} as PdfInfo }),
+    );
     const laidOut = layoutPages(runsPerPage);
     const title = usableTitle(info.Title) ?? laidOut.firstHeading;
     // Page breaks: an HTML comment in Markdown (invisible when rendered, readable for a model), a form feed in text.
-    let markdown = laidOut.pages.map((md, i) => (i === 0 ? md : `<!-- page ${i + 1} -->\n\n${md}`)).join('\n\n').trim();
+    let markdown = laidOut.pages
+      .map((md, i) => (i === 0 ? md : `<!-- page ${i + 1} -->\n\n${md}`))
+      .join('\n\n')
+      .trim();
     if (title && !/^# /.test(markdown)) markdown = `# ${title}\n\n${markdown}`;
-    const text = laidOut.pages.map((md) => markdownToText(md)).join('\n\n\f\n\n').trim();
+    const text = laidOut.pages
+      .map((md) => markdownToText(md))
+      .join('\n\n\f\n\n')
+      .trim();
     return {
       ok: true,
       page: {
@@ -147,7 +173,10 @@ export function createPdfFetcher(deps: { client: SafeClient; maxPages: number })
     unavailable: () => null,
     convert: (response) => convertPdf(response, options),
     async fetch(url, fetchOptions = {}) {
-      const result = await deps.client.request(url, { headers: { accept: `application/pdf, ${ACCEPT}` }, signal: fetchOptions.signal });
+      const result = await deps.client.request(url, {
+        headers: { accept: `application/pdf, ${ACCEPT}` },
+        signal: fetchOptions.signal,
+      });
       if (!result.ok) return result;
       return convertPdf(result.response, options);
     },

@@ -1,5 +1,6 @@
 // The reader fetcher: a client for a Jina-Reader-compatible API (GET `${READER_BASE_URL}${url}`, Bearer key, JSON
-// `{code, data: {title, content, url, description, publishedTime}}`). A fallback for sites that refuse us; never used when no key is configured.
+// `{code, data: {title, content, url, description, publishedTime}}`). A fallback for sites that refuse us; never used
+// when no key is configured.
 // Not through the SSRF guard: the provider's address comes from the operator's config, and the router has checked
 // the target URL against the guard before it gets here (a self-hosted reader must not become a way in).
 import { errors, request } from 'undici';
@@ -17,7 +18,11 @@ export interface ReaderOptions {
   maxBytes: number;
 }
 
-const readerFailure = (detail: string, retryable: boolean): FetchFailure => ({ code: 'reader_failed', detail: `reader provider: ${detail}`, retryable });
+const readerFailure = (detail: string, retryable: boolean): FetchFailure => ({
+  code: 'reader_failed',
+  detail: `reader provider: ${detail}`,
+  retryable,
+});
 
 interface ReaderAnswer {
   code?: unknown;
@@ -28,7 +33,10 @@ interface ReaderAnswer {
 
 const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : null);
 
-async function readJson(body: AsyncIterable<Buffer | Uint8Array>, maxBytes: number): Promise<{ json: unknown } | { tooLarge: true } | { invalid: true }> {
+async function readJson(
+  body: AsyncIterable<Buffer | Uint8Array>,
+  maxBytes: number,
+): Promise<{ json: unknown } | { tooLarge: true } | { invalid: true }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -45,7 +53,12 @@ async function readJson(body: AsyncIterable<Buffer | Uint8Array>, maxBytes: numb
 
 export function createReaderFetcher(options: ReaderOptions): Fetcher {
   async function fetchPage(url: URL, signal?: AbortSignal): Promise<FetchOutcome> {
-    if (!options.apiKey) return failed({ code: 'fetcher_unavailable', detail: 'the reader provider is not configured (READER_API_KEY)', retryable: false });
+    if (!options.apiKey)
+      return failed({
+        code: 'fetcher_unavailable',
+        detail: 'the reader provider is not configured (READER_API_KEY)',
+        retryable: false,
+      });
     const endpoint = options.baseUrl + url.href;
     const deadline = AbortSignal.timeout(options.timeoutMs);
     try {
@@ -57,22 +70,34 @@ export function createReaderFetcher(options: ReaderOptions): Fetcher {
       const read = await readJson(response.body, options.maxBytes);
       if (response.statusCode >= 400) {
         const message = 'json' in read ? text((read.json as ReaderAnswer | null)?.readableMessage) : null;
-        return failed(readerFailure(`answered ${response.statusCode}${message ? `: ${message.slice(0, 200)}` : ''}`, response.statusCode === 429 || response.statusCode >= 500));
+        return failed(
+          readerFailure(
+            `answered ${response.statusCode}${message ? `: ${message.slice(0, 200)}` : ''}`,
+            response.statusCode === 429 || response.statusCode >= 500,
+          ),
+        );
       }
       if ('tooLarge' in read) return failed(readerFailure(`answered with more than ${options.maxBytes} bytes`, false));
       if ('invalid' in read) return failed(readerFailure('answered with something that is not JSON', false));
       const answer = read.json as ReaderAnswer | null;
       const code = typeof answer?.code === 'number' ? answer.code : 200;
       const content = text(answer?.data?.content);
-      if (code !== 200 || !content) return failed(readerFailure(code !== 200 ? `answered code ${code}` : 'returned no content', code >= 500));
+      if (code !== 200 || !content)
+        return failed(readerFailure(code !== 200 ? `answered code ${code}` : 'returned no content', code >= 500));
       const title = text(answer?.data?.title);
       // A reader that fetched a challenge page returns it as content; it is not the page either.
       const challenge = detectChallenge({ status: 200, headers: {}, html: `<title>${title ?? ''}</title>${content}` });
-      if (challenge) return failed({ code: 'blocked_by_site', detail: `${url.host} showed the reader provider a bot challenge too (${challenge})`, retryable: true });
+      if (challenge)
+        return failed({
+          code: 'blocked_by_site',
+          detail: `${url.host} showed the reader provider a bot challenge too (${challenge})`,
+          retryable: true,
+        });
       const extracted = contentFromMarkdown(content, url.href);
       if (isEmptyContent(extracted)) return failed(readerFailure('returned no readable text', false));
       const finalUrl = text(answer?.data?.url) ?? url.href;
-      const markdown = title && !/^# /.test(extracted.markdown) ? `# ${title}\n\n${extracted.markdown}` : extracted.markdown;
+      const markdown =
+        title && !/^# /.test(extracted.markdown) ? `# ${title}\n\n${extracted.markdown}` : extracted.markdown;
       return {
         ok: true,
         page: {

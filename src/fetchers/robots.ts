@@ -16,7 +16,10 @@ const robotsParser = robotsParserModule as unknown as (url: string, contents: st
 
 /** RFC 9309 §2.4: a cached robots.txt should not be used for more than 24 hours. */
 export const ROBOTS_TTL_SECONDS = 24 * 60 * 60;
-/** A 5xx answer means "disallow everything for now" (§2.3.1.4); remembered briefly so a failing site is not asked per request. */
+/**
+ * A 5xx answer means "disallow everything for now" (§2.3.1.4); remembered briefly so a failing site is not asked per
+ * request.
+ */
 export const ROBOTS_ERROR_TTL_SECONDS = 5 * 60;
 /** §2.5: crawlers must parse at least 500 KiB; anything after that is ignored. */
 const ROBOTS_MAX_BYTES = 500 * 1024;
@@ -27,7 +30,10 @@ export const ROBOTS_TIMEOUT_MS = 5000;
 type RobotsRecord = { kind: 'file'; body: string } | { kind: 'allow-all' } | { kind: 'disallow-all'; status: number };
 
 export interface RobotsPolicy {
-  /** Null when the URL may be fetched; else the failure to answer with (robots_disallowed, or why robots.txt could not be read). */
+  /**
+   * Null when the URL may be fetched; else the failure to answer with (robots_disallowed, or why robots.txt could not
+   * be read).
+   */
   check(url: URL, signal?: AbortSignal): Promise<FetchFailure | null>;
 }
 
@@ -66,7 +72,8 @@ export function createRobotsPolicy(options: RobotsOptions): RobotsPolicy {
         signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
         maxBytes: ROBOTS_MAX_BYTES,
       });
-      // Unreachable (§2.3.1.4): the page is not fetched, and the caller learns why (its host does not answer or is blocked).
+      // Unreachable (§2.3.1.4): the page is not fetched, and the caller learns why (its host does not answer or is
+      // blocked).
       if (!result.ok) return result.failure;
       const { status, body } = result.response;
       let record: RobotsRecord;
@@ -86,8 +93,14 @@ export function createRobotsPolicy(options: RobotsOptions): RobotsPolicy {
       const record = await load(url.origin, signal);
       if ('code' in record) return record;
       if (record.kind === 'allow-all') return null;
-      if (record.kind === 'disallow-all') return { ...disallowed(url, `answered ${record.status}, which means "disallow all" until it recovers`), retryable: true };
-      return parse(url.origin, record.body).isAllowed(url.href, options.token) === false ? disallowed(url, `disallows ${options.token} from ${url.pathname}`) : null;
+      if (record.kind === 'disallow-all')
+        return {
+          ...disallowed(url, `answered ${record.status}, which means "disallow all" until it recovers`),
+          retryable: true,
+        };
+      return parse(url.origin, record.body).isAllowed(url.href, options.token) === false
+        ? disallowed(url, `disallows ${options.token} from ${url.pathname}`)
+        : null;
     },
   };
 }

@@ -1,5 +1,6 @@
 // Chooses the fetcher for a URL by interpreting routes.ts: robots.txt first, then one guarded GET whose response is
-// classified cheapest-first (PDF, challenge, refusal, error, app shell, document), then that finding's chain of fetchers.
+// classified cheapest-first (PDF, challenge, refusal, error, app shell, document), then that finding's chain of
+// fetchers.
 import type { FetchFailure } from '../errors.js';
 import { decodeBody } from '../net/charset.js';
 import type { AddressPolicy } from '../net/guard.js';
@@ -11,7 +12,15 @@ import { isHtmlType, isPdfBody } from './content-type.js';
 import { ACCEPT, statusFailure } from './html.js';
 import type { RobotsPolicy } from './robots.js';
 import { MOVES_ON, REFUSED_STATUSES, ROUTES, type Finding, type Route } from './routes.js';
-import { failed, type Attempt, type Fetcher, type FetcherChoice, type FetcherName, type FetchOutcome, type ResponseConverter } from './types.js';
+import {
+  failed,
+  type Attempt,
+  type Fetcher,
+  type FetcherChoice,
+  type FetcherName,
+  type FetchOutcome,
+  type ResponseConverter,
+} from './types.js';
 
 export interface Routed {
   fetcher: FetcherName;
@@ -23,6 +32,11 @@ export interface RouteOptions {
   signal?: AbortSignal;
   /** `auto` (default) decides by the table; a fetcher name forces that one, with no fallback. */
   fetcher?: FetcherChoice;
+  /**
+   * Asked before each fetcher of a chain runs, for callers who pay by the fetcher: false skips it as one the caller
+   * cannot pay for, and the chain goes on to the next (a cheaper route) as when a fetcher cannot run.
+   */
+  pay?: (fetcher: FetcherName) => Promise<boolean>;
 }
 
 export interface Router {
@@ -69,7 +83,8 @@ export function createRouter(deps: RouterDeps): Router {
     if (forced || !isHtmlType(contentType)) return { response, finding: 'document', why: null };
     // Most pages have plenty of text once extracted: only the few that do not are examined as possible shells.
     const htmlOutcome = await fetchers.html.convert(response);
-    if (htmlOutcome.ok && letters(htmlOutcome.page.text) >= SHELL_MAX_TEXT_CHARS) return { response, finding: 'document', why: null, htmlOutcome };
+    if (htmlOutcome.ok && letters(htmlOutcome.page.text) >= SHELL_MAX_TEXT_CHARS)
+      return { response, finding: 'document', why: null, htmlOutcome };
     const shell = detectAppShell(text);
     return { response, finding: shell ? 'app_shell' : 'document', why: shell, htmlOutcome };
   }
@@ -78,8 +93,18 @@ export function createRouter(deps: RouterDeps): Router {
     return client.request(url, { headers: { accept }, signal });
   }
 
-  /** Runs a finding's chain; `attempts` may already hold the GET's own (html rejected as a challenge, a shell, a refusal). */
-  async function runChain(url: URL, route: Route, probe: Probe, attempts: Attempt[], signal?: AbortSignal): Promise<Routed> {
+  /**
+   * Runs a finding's chain; `attempts` may already hold the GET's own (html rejected as a challenge, a shell, a
+   * refusal).
+   */
+  async function runChain(
+    url: URL,
+    route: Route,
+    probe: Probe,
+    attempts: Attempt[],
+    options: RouteOptions,
+  ): Promise<Routed> {
+    const { signal, pay } = options;
     const failures: FetchFailure[] = [];
     for (const name of route.chain) {
       const fetcher = fetchers[name];
@@ -88,13 +113,26 @@ export function createRouter(deps: RouterDeps): Router {
         attempts.push({ fetcher: name, outcome: 'unavailable', ms: 0, detail: why });
         continue;
       }
+      if (pay && !(await pay(name))) {
+        attempts.push({
+          fetcher: name,
+          outcome: 'unaffordable',
+          ms: 0,
+          detail: 'the caller has too few credits left for this fetcher',
+        });
+        continue;
+      }
       const started = performance.now();
       let outcome: FetchOutcome;
       if (name === 'html' && probe.htmlOutcome) outcome = probe.htmlOutcome;
       else if (CONVERTERS.has(name)) outcome = await (fetcher as ResponseConverter).convert(probe.response);
       else outcome = await fetcher.fetch(url, { signal });
       const ms = Math.round(performance.now() - started);
-      attempts.push(outcome.ok ? { fetcher: name, outcome: 'ok', ms } : { fetcher: name, outcome: outcome.failure.code, ms, detail: outcome.failure.detail });
+      attempts.push(
+        outcome.ok
+          ? { fetcher: name, outcome: 'ok', ms }
+          : { fetcher: name, outcome: outcome.failure.code, ms, detail: outcome.failure.detail },
+      );
       if (outcome.ok) return finish(name, outcome, attempts);
       failures.push(outcome.failure);
       if (!MOVES_ON.has(outcome.failure.code)) return finish(name, outcome, attempts);
@@ -104,34 +142,61 @@ export function createRouter(deps: RouterDeps): Router {
 
   function otherwise(route: Route, probe: Probe, failures: FetchFailure[], attempts: Attempt[]): FetchOutcome {
     const host = probe.response.url.host;
-    const tried = attempts.filter((a) => a.outcome !== 'ok' && a.fetcher !== 'html').map((a) => `${a.fetcher}: ${a.detail ?? a.outcome}`);
+    const tried = attempts
+      .filter((a) => a.outcome !== 'ok' && a.fetcher !== 'html')
+      .map((a) => `${a.fetcher}: ${a.detail ?? a.outcome}`);
     const fallbacks = tried.length ? `; ${tried.join('; ')}` : '';
     switch (route.otherwise) {
       case 'site_status':
-        return failed({ ...statusFailure(probe.response), detail: `${statusFailure(probe.response).detail}${fallbacks}` });
+        return failed({
+          ...statusFailure(probe.response),
+          detail: `${statusFailure(probe.response).detail}${fallbacks}`,
+        });
       case 'blocked_by_site':
-        return failed({ code: 'blocked_by_site', detail: `${host} answered with a bot challenge (${probe.why ?? 'challenge page'})${fallbacks}`, retryable: true });
+        return failed({
+          code: 'blocked_by_site',
+          detail: `${host} answered with a bot challenge (${probe.why ?? 'challenge page'})${fallbacks}`,
+          retryable: true,
+        });
       case 'served_html': {
         if (probe.htmlOutcome?.ok) return probe.htmlOutcome;
         const real = failures.find((f) => f.code !== 'fetcher_unavailable');
         if (real) return failed({ ...real, detail: `${real.detail} (the served HTML is an app shell: ${probe.why})` });
-        return failed({ code: 'fetcher_unavailable', detail: `${host} serves an app shell (${probe.why}) that needs JavaScript rendering, and no renderer could run${fallbacks}`, retryable: true });
+        return failed({
+          code: 'fetcher_unavailable',
+          detail:
+            `${host} serves an app shell (${probe.why}) that needs JavaScript rendering, and no ` +
+            `renderer could run${fallbacks}`,
+          retryable: true,
+        });
       }
       case 'last_failure':
-        return failed(failures.at(-1) ?? { code: 'fetcher_unavailable', detail: `no fetcher could run for ${host}${fallbacks}`, retryable: true });
+        return failed(
+          failures.at(-1) ?? {
+            code: 'fetcher_unavailable',
+            detail: `no fetcher could run for ${host}${fallbacks}`,
+            retryable: true,
+          },
+        );
     }
   }
 
-  /** Puts the attempts where callers see them: on the page (fetch_info) or in the error body, when more than one ran. */
+  /**
+   * Puts the attempts where callers see them: on the page (fetch_info) or in the error body, when more than one ran.
+   */
   function finish(fetcher: FetcherName, outcome: FetchOutcome, attempts: Attempt[]): Routed {
     if (attempts.length <= 1) return { fetcher, outcome, attempts };
     if (outcome.ok) return { fetcher, outcome: { ok: true, page: { ...outcome.page, attempts } }, attempts };
-    return { fetcher, outcome: failed({ ...outcome.failure, extra: { ...outcome.failure.extra, attempts } }), attempts };
+    return {
+      fetcher,
+      outcome: failed({ ...outcome.failure, extra: { ...outcome.failure.extra, attempts } }),
+      attempts,
+    };
   }
 
-  async function routeAuto(url: URL, signal?: AbortSignal): Promise<Routed> {
+  async function routeAuto(url: URL, options: RouteOptions): Promise<Routed> {
     const started = performance.now();
-    const got = await get(url, ACCEPT, signal);
+    const got = await get(url, ACCEPT, options.signal);
     if (!got.ok) return { fetcher: 'html', outcome: got, attempts: [] };
     const probe = await classify(got.response, false);
     const route = ROUTE_BY_FINDING.get(probe.finding)!;
@@ -139,15 +204,25 @@ export function createRouter(deps: RouterDeps): Router {
     // The GET itself counts as the html fetcher's attempt when its answer was not the content.
     if (probe.finding !== 'document' && probe.finding !== 'pdf') {
       const outcome = probe.finding === 'refused' || probe.finding === 'error' ? 'upstream_status' : probe.finding;
-      attempts.push({ fetcher: 'html', outcome, ms: Math.round(performance.now() - started), detail: probe.why ?? `${url.host} answered ${got.response.status}` });
+      attempts.push({
+        fetcher: 'html',
+        outcome,
+        ms: Math.round(performance.now() - started),
+        detail: probe.why ?? `${url.host} answered ${got.response.status}`,
+      });
     }
-    return runChain(url, route, probe, attempts, signal);
+    return runChain(url, route, probe, attempts, options);
   }
 
   async function routeForced(url: URL, name: FetcherName, signal?: AbortSignal): Promise<Routed> {
     const fetcher = fetchers[name];
     const why = fetcher.unavailable();
-    if (why) return { fetcher: name, outcome: failed({ code: 'fetcher_unavailable', detail: `fetcher ${name} cannot run: ${why}`, retryable: true }), attempts: [] };
+    if (why)
+      return {
+        fetcher: name,
+        outcome: failed({ code: 'fetcher_unavailable', detail: `fetcher ${name} cannot run: ${why}`, retryable: true }),
+        attempts: [],
+      };
     if (!CONVERTERS.has(name)) {
       // The browser and the reader load the URL elsewhere: the guard checks it here first, as the client would.
       const refused = await checkTarget(policy, url);
@@ -158,7 +233,15 @@ export function createRouter(deps: RouterDeps): Router {
     if (!got.ok) return { fetcher: name, outcome: got, attempts: [] };
     const probe = await classify(got.response, true);
     if (probe.finding === 'challenge') {
-      return { fetcher: name, outcome: failed({ code: 'blocked_by_site', detail: `${url.host} answered with a bot challenge (${probe.why})`, retryable: true }), attempts: [] };
+      return {
+        fetcher: name,
+        outcome: failed({
+          code: 'blocked_by_site',
+          detail: `${url.host} answered with a bot challenge (${probe.why})`,
+          retryable: true,
+        }),
+        attempts: [],
+      };
     }
     if (probe.finding === 'error') return { fetcher: name, outcome: failed(statusFailure(got.response)), attempts: [] };
     return { fetcher: name, outcome: await (fetcher as ResponseConverter).convert(got.response), attempts: [] };
@@ -169,7 +252,7 @@ export function createRouter(deps: RouterDeps): Router {
       const choice = options.fetcher ?? 'auto';
       const refusal = robots ? await robots.check(url, options.signal) : null;
       if (refusal) return { fetcher: choice === 'auto' ? 'html' : choice, outcome: failed(refusal), attempts: [] };
-      return choice === 'auto' ? routeAuto(url, options.signal) : routeForced(url, choice, options.signal);
+      return choice === 'auto' ? routeAuto(url, options) : routeForced(url, choice, options.signal);
     },
   };
 }

@@ -1,13 +1,16 @@
 // The router's decisions as data: what it reads from the one GET it makes, in which order, which fetchers each
 // finding leads to, which outcomes move on to the next fetcher, and what is answered when none succeeds.
-// router.ts interprets this table; README.md beside it draws the same flow.
+// router.ts interprets the chains and fallbacks of this table; README.md beside it draws the same flow.
 import type { FetcherName } from './types.js';
 
 export type Finding = 'pdf' | 'challenge' | 'refused' | 'error' | 'app_shell' | 'document';
 
 export interface Route {
   finding: Finding;
-  /** What the router reads to reach this finding; findings are tested in this order, first match wins. */
+  /**
+   * What the router reads to reach this finding. This column documents classify() in router.ts, which tests the
+   * findings in the order of this table (first match wins); it does not drive it.
+   */
   reads: string;
   /** Fetchers tried in order, first success wins. html and pdf convert the GET the router already made. */
   chain: readonly FetcherName[];
@@ -22,12 +25,39 @@ export type Otherwise =
   | 'served_html'; // the served HTML's own extraction if it has any text, else why no renderer could run
 
 export const ROUTES: readonly Route[] = [
-  { finding: 'pdf', reads: 'Content-Type application/pdf, or %PDF- at the start (or in the first KiB of an octet-stream or .pdf body)', chain: ['pdf'], otherwise: 'last_failure' },
-  { finding: 'challenge', reads: 'cf-mitigated: challenge, or challenge markers (challenge.ts): "Just a moment…", captcha walls, WAF pages', chain: ['reader'], otherwise: 'blocked_by_site' },
-  { finding: 'refused', reads: 'status 401, 403 or 429 without challenge markers', chain: ['reader'], otherwise: 'site_status' },
+  {
+    finding: 'pdf',
+    reads: 'Content-Type application/pdf, or %PDF- at the start (or in the first KiB of an octet-stream or .pdf body)',
+    chain: ['pdf'],
+    otherwise: 'last_failure',
+  },
+  {
+    finding: 'challenge',
+    reads: 'cf-mitigated: challenge, or challenge markers (challenge.ts): "Just a moment…", captcha walls, WAF pages',
+    chain: ['reader'],
+    otherwise: 'blocked_by_site',
+  },
+  {
+    finding: 'refused',
+    reads: 'status 401, 403 or 429 without challenge markers',
+    chain: ['reader'],
+    otherwise: 'site_status',
+  },
   { finding: 'error', reads: 'any other status ≥ 400', chain: [], otherwise: 'site_status' },
-  { finding: 'app_shell', reads: 'HTML with almost no visible text plus an empty mount point, a "enable JavaScript" noscript or only scripts (app-shell.ts)', chain: ['browser', 'reader'], otherwise: 'served_html' },
-  { finding: 'document', reads: 'everything else: HTML with content, Markdown, text, JSON, XML', chain: ['html'], otherwise: 'last_failure' },
+  {
+    finding: 'app_shell',
+    reads:
+      'HTML with almost no visible text plus an empty mount point, a "enable JavaScript" ' +
+      'noscript or only scripts (app-shell.ts)',
+    chain: ['browser', 'reader'],
+    otherwise: 'served_html',
+  },
+  {
+    finding: 'document',
+    reads: 'everything else: HTML with content, Markdown, text, JSON, XML',
+    chain: ['html'],
+    otherwise: 'last_failure',
+  },
 ];
 
 /** Statuses with which a site refuses us rather than fails: the reader provider may still get the page. */
@@ -39,8 +69,7 @@ export const REFUSED_STATUSES: ReadonlySet<number> = new Set([401, 403, 429]);
  * unsupported_content and robots_disallowed, which another fetcher would only repeat.
  */
 export const MOVES_ON: ReadonlySet<string> = new Set([
-  'unavailable', // not configured, not installed, queue full
-  'fetcher_unavailable',
+  'fetcher_unavailable', // not configured, not installed, queue full
   'blocked_by_site', // the browser met a challenge too
   'empty_content', // rendered, still nothing
   'upstream_status',

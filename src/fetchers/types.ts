@@ -2,14 +2,19 @@
 import type { FetchFailure } from '../errors.js';
 import type { PageDetails } from '../extract/index.js';
 import type { HttpResponse } from '../net/safe-client.js';
+import { ROUTE_MILLICREDITS } from '../pricing.js';
 
 export const FETCHER_NAMES = ['html', 'reader', 'browser', 'pdf'] as const;
 export type FetcherName = (typeof FETCHER_NAMES)[number];
+// Every fetcher has a price, and every price a fetcher: until both hold, this does not compile.
+const _everyFetcherPriced: Record<FetcherName, number> = ROUTE_MILLICREDITS;
 
 /** What a caller may ask for in the request's `fetcher` field. */
 export type FetcherChoice = 'auto' | FetcherName;
 
-/** One fetcher the router tried: `ok`, why it moved on (`app_shell`, `challenge`, `unavailable`…) or the failure code. */
+/**
+ * One fetcher the router tried: `ok`, why it moved on (`app_shell`, `challenge`, `unavailable`…) or the failure code.
+ */
 export interface Attempt {
   fetcher: FetcherName;
   outcome: string;

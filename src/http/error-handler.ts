@@ -1,10 +1,12 @@
-// The one place errors become HTTP responses: framework errors are translated, then errors.ts renders them.
+// The one place errors become HTTP responses: framework errors are translated, then errors.ts renders them, with the
+// request id in the body; an unforeseen error is logged once, with its cause.
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { toValidationIssues } from '../contract/issues.js';
 import { AppError, ValidationError, renderError } from '../errors.js';
-import { toValidationIssues } from './validation.js';
 
 function translate(error: FastifyError): unknown {
-  if (error.validation) return new ValidationError(toValidationIssues(error.validation, error.validationContext ?? 'body'));
+  if (error.validation)
+    return new ValidationError(toValidationIssues(error.validation, error.validationContext ?? 'body'));
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return ValidationError.single(['body', 0], `JSON decode error: ${error.message}`, 'json_invalid');
@@ -15,7 +17,8 @@ function translate(error: FastifyError): unknown {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('unsupported_media_type', 'send the request body as application/json');
   }
-  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return new AppError('bad_request', error.message);
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
+    return new AppError('bad_request', error.message);
   return error;
 }
 
@@ -25,9 +28,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const { status, body } = renderError(translated);
     if (status >= 500) request.log.error({ err: error }, 'unhandled error');
     if (translated instanceof AppError && translated.options.headers) void reply.headers(translated.options.headers);
-    void reply.code(status).send(body);
+    void reply.code(status).send({ ...body, request_id: request.id });
   });
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send({ detail: `no route for ${request.method} ${request.url.split('?')[0]}`, code: 'not_found' });
+    void reply.code(404).send({
+      detail: `no route for ${request.method} ${request.url.split('?')[0]}`,
+      code: 'not_found',
+      request_id: request.id,
+    });
   });
 }

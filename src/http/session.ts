@@ -4,9 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { SESSION_TTL_SECONDS } from '../accounts/login.js';
 import { AppError } from '../errors.js';
-import type { Services } from '../services/index.js';
+import type { AppDeps } from './app-deps.js';
 import type { Account } from '../store/types.js';
-import { ErrorResponse } from './schemas.js';
+import { ErrorResponse } from '../contract/fetch.js';
 
 export const SESSION_COOKIE = 'service_session';
 
@@ -33,7 +33,10 @@ function cookieAttributes(publicBaseUrl: string): string {
 }
 
 export function setSessionCookie(reply: FastifyReply, token: string, publicBaseUrl: string): void {
-  void reply.header('set-cookie', `${SESSION_COOKIE}=${token}; ${cookieAttributes(publicBaseUrl)}; Max-Age=${SESSION_TTL_SECONDS}`);
+  void reply.header(
+    'set-cookie',
+    `${SESSION_COOKIE}=${token}; ${cookieAttributes(publicBaseUrl)}; Max-Age=${SESSION_TTL_SECONDS}`,
+  );
 }
 
 export function clearSessionCookie(reply: FastifyReply, publicBaseUrl: string): void {
@@ -51,26 +54,36 @@ export function refuseCrossSite(request: FastifyRequest, publicBaseUrl: string):
   const site = request.headers['sec-fetch-site'];
   const origin = request.headers.origin;
   const sameOrigins = new Set([new URL(publicBaseUrl).origin, `${request.protocol}://${request.host}`]);
-  const crossSite = (site !== undefined && site !== 'same-origin' && site !== 'none') || (origin !== undefined && !sameOrigins.has(origin));
+  const crossSite =
+    (site !== undefined && site !== 'same-origin' && site !== 'none') ||
+    (origin !== undefined && !sameOrigins.has(origin));
   if (crossSite) {
-    throw new AppError('cross_site_request', 'this request came from another site; session-authenticated changes are accepted from this site only', {
-      extra: { origin: origin ?? null, sec_fetch_site: site ?? null },
-    });
+    throw new AppError(
+      'cross_site_request',
+      'this request came from another site; session-authenticated changes are accepted from this site only',
+      {
+        extra: { origin: origin ?? null, sec_fetch_site: site ?? null },
+      },
+    );
   }
 }
 
 /** For the scope of the cookie-authenticated routes: a live session is required, and changes come from this site. */
-export function requireSession(app: FastifyInstance, services: Services): void {
-  const base = services.config.PUBLIC_BASE_URL;
+export function requireSession(app: FastifyInstance, deps: AppDeps): void {
+  const base = deps.config.PUBLIC_BASE_URL;
   app.addHook('onRoute', (route) => {
     const schema = route.schema ?? {};
-    const response = { ...((schema.response as Record<number, unknown>) ?? {}), 401: Type.Ref(ErrorResponse), 403: Type.Ref(ErrorResponse) };
-    route.schema = { ...schema, response, security: [{ SessionCookie: [] }] } as typeof route.schema;
+    const response = {
+      ...((schema.response as Record<number, unknown>) ?? {}),
+      401: Type.Ref(ErrorResponse),
+      403: Type.Ref(ErrorResponse),
+    };
+    route.schema = { ...schema, response, security: [{ SessionCookie: [] }] };
   });
   app.addHook('onRequest', async (request, reply) => {
     if (STATE_CHANGING.has(request.method)) refuseCrossSite(request, base);
     const token = readCookie(request, SESSION_COOKIE);
-    const check = await services.accounts.verifySession(token);
+    const check = await deps.operations.accounts.verifySession(token);
     if (!check.ok) {
       if (token !== undefined) clearSessionCookie(reply, base);
       const detail =

@@ -11,7 +11,12 @@ export function createOutboxMailer(options: { dir: string; from: string; log: Ma
   return {
     kind: 'outbox',
     async send(message: MailMessage) {
-      const info = await composer.sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.text });
+      const info = await composer.sendMail({
+        from: options.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      });
       await mkdir(options.dir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = join(options.dir, `${stamp}-${randomBytes(4).toString('hex')}.eml`);

@@ -1,6 +1,6 @@
 // Tool results as the Markdown a model reads (the text content); the same data goes out as structuredContent.
 import type { Static } from '@sinclair/typebox';
-import type { BatchResult, EstimateResult, FetchResult, SearchResult } from '../http/schemas.js';
+import type { BatchResult, EstimateResult, FetchResult, SearchResult } from '../contract/fetch.js';
 import { decodeCursor } from '../services/cursor.js';
 
 type Estimate = Static<typeof EstimateResult>;
@@ -12,7 +12,10 @@ type Page = Pick<FetchResult, 'metadata' | 'fetch_info' | 'cache'>;
 function describePage(page: Page): string {
   const m = page.metadata;
   const size = m.truncated ? `${m.token_count} of ${m.total_tokens} tokens (trimmed)` : `${m.token_count} tokens`;
-  return `Source: ${m.url} · ${size} · fetcher: ${page.fetch_info.fetcher_used} · cache: ${page.cache.hit ? 'hit' : 'miss'}`;
+  return (
+    `Source: ${m.url} · ${size} · fetcher: ${page.fetch_info.fetcher_used} · cache: ` +
+    `${page.cache.hit ? 'hit' : 'miss'}`
+  );
 }
 
 /** A cursor reads on only in the rendering it came from: the arguments the next call must repeat, besides url. */
@@ -33,7 +36,9 @@ function cursorArguments(cursor: string): string[] {
 
 function continuation(url: string, cursor: string | null, outline: FetchResult['outline'] = []): string {
   if (!cursor) return '';
-  const cut = outline.map((o) => `${'  '.repeat(Math.max(0, o.level - 1))}- ${o.title} (${o.tokens} tokens)`).join('\n');
+  const cut = outline
+    .map((o) => `${'  '.repeat(Math.max(0, o.level - 1))}- ${o.title} (${o.tokens} tokens)`)
+    .join('\n');
   const args = [`url "${url}"`, ...cursorArguments(cursor)];
   const call = `${args.slice(0, -1).join(', ')} and ${args.at(-1)}`;
   return `\n\n---\nTrimmed. To read on, call fetch_url with ${call}.${cut ? `\nSections not shown:\n${cut}` : ''}`;
@@ -41,13 +46,20 @@ function continuation(url: string, cursor: string | null, outline: FetchResult['
 
 export function renderFetch(page: FetchResult): string {
   const title = page.metadata.title ?? page.metadata.url;
-  return `# ${title}\n\n${describePage(page)}\n\n---\n\n${page.markdown}${continuation(page.url, page.next_cursor, page.outline)}`;
+  return (
+    `# ` +
+    `${title}\n\n${describePage(page)}\n\n---\n\n${page.markdown}${continuation(page.url, page.next_cursor, page.outline)}`
+  );
 }
 
 export function renderEstimate(estimate: Estimate): string {
   const head = `About ${estimate.estimated_tokens} tokens for ${estimate.url}`;
-  if (!estimate.confident) return `${head} (not confident: the server did not report a size; fetch with max_tokens instead).`;
-  const how = estimate.source === 'cache' ? 'exact, from the cached copy' : `from the reported size of ${estimate.content_length} bytes`;
+  if (!estimate.confident)
+    return `${head} (not confident: the server did not report a size; fetch with max_tokens instead).`;
+  const how =
+    estimate.source === 'cache'
+      ? 'exact, from the cached copy'
+      : `from the reported size of ${estimate.content_length} bytes`;
   return `${head} (${how}).`;
 }
 
@@ -57,17 +69,25 @@ function renderError(error: ItemError['error']): string {
 
 export function renderBatch(batch: Batch): string {
   const parts = batch.results.map((result, i) => {
-    if ('error' in result) return `## ${i + 1}. ${result.url}\n\n${renderError((result as ItemError).error)}`;
-    const page = result as FetchResult;
-    return `## ${i + 1}. ${page.metadata.title ?? page.url}\n\n${describePage(page)}\n\n${page.markdown}${continuation(page.url, page.next_cursor, page.outline)}`;
+    if ('error' in result) return `## ${i + 1}. ${result.url}\n\n${renderError(result.error)}`;
+    const page = result;
+    return (
+      `## ${i + 1}. ` +
+      `${page.metadata.title ?? page.url}\n\n${describePage(page)}\n\n${page.markdown}${continuation(page.url, page.next_cursor, page.outline)}`
+    );
   });
   return parts.join('\n\n---\n\n');
 }
 
 export function renderSearch(search: SearchResult): string {
-  const head = `# Search results for "${search.query}"\n\n${search.results.length} result${search.results.length === 1 ? '' : 's'} from ${search.provider} · ${search.credits} credits`;
+  const head =
+    `# Search results for "${search.query}"\n\n${search.results.length} ` +
+    `result${search.results.length === 1 ? '' : 's'} from ${search.provider} · ` +
+    `${search.credits} credits`;
   const parts = search.results.map((result, i) => {
-    const top = `## ${i + 1}. ${result.title || result.url}\n\nURL: ${result.url}${result.snippet ? `\n> ${result.snippet}` : ''}`;
+    const top =
+      `## ${i + 1}. ${result.title || result.url}\n\nURL: ` +
+      `${result.url}${result.snippet ? `\n> ${result.snippet}` : ''}`;
     if ('error' in result) return `${top}\n\n${renderError(result.error)}`;
     return `${top}\n\n${describePage(result)}\n\n${result.markdown}${continuation(result.url, result.next_cursor)}`;
   });

@@ -2,20 +2,29 @@
 // Built on the SDK's low-level Server rather than McpServer on purpose: tools keep the HTTP API's JSON Schemas and
 // its validation, so limits and error details are the same on both surfaces instead of being copied into zod.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { API_VERSION } from '../version.js';
-import { ValidationError, renderError } from '../errors.js';
-import type { BatchFetchRequest, FetchRequest, SearchRequest } from '../http/schemas.js';
-import type { Operations } from './operations.js';
-import { RemoteApiError } from './remote-operations.js';
+import { renderError, type ValidationError } from '../errors.js';
+import type { BatchFetchRequest, FetchRequest, SearchRequest } from '../contract/fetch.js';
+import type { AgentOperations } from '../operations/agent.js';
+import { RemoteApiError } from '../operations/remote.js';
 import { renderBatch, renderEstimate, renderFetch, renderSearch } from './render.js';
-import { TOOLS, findTool, listTools, type ToolName } from './tools.js';
-import { validateArguments } from './validate.js';
+import { TOOLS, findTool, listTools, type ToolName } from '../contract/tools.js';
+import { validateInput } from '../contract/validate.js';
 
 const INSTRUCTIONS =
-  'Fetchdown turns web pages into clean Markdown with exact token counts. Use fetch_url for one URL, fetch_multiple for several, search_and_fetch when you have a question but no URL, and estimate_tokens to check a page size before fetching it. Cap large pages with max_tokens and read on with next_cursor.';
+  'Fetchdown turns web pages into clean Markdown with exact token counts. Use fetch_url for ' +
+  'one URL, fetch_multiple for several, search_and_fetch when you have a question but no ' +
+  'URL, and estimate_tokens to check a page size before fetching it. Cap large pages with ' +
+  'max_tokens and read on with next_cursor.';
 
-type Handler = (operations: Operations, args: unknown) => Promise<{ structured: object; text: string }>;
+type Handler = (operations: AgentOperations, args: unknown) => Promise<{ structured: object; text: string }>;
 
 const HANDLERS: Record<ToolName, Handler> = {
   fetch_url: async (ops, args) => {
@@ -38,13 +47,14 @@ const HANDLERS: Record<ToolName, Handler> = {
 
 /** Any failure as the HTTP API would answer it (status and body), plus a summary a model or a person can act on. */
 export function describeFailure(error: unknown): { status: number; body: Record<string, unknown>; summary: string } {
-  const { status, body } = error instanceof RemoteApiError ? { status: error.status, body: error.body } : (renderError(error) as { status: number; body: Record<string, unknown> });
+  const { status, body }: { status: number; body: Record<string, unknown> } =
+    error instanceof RemoteApiError ? { status: error.status, body: error.body } : renderError(error);
   let summary: string;
   if (Array.isArray(body.detail)) {
     const issues = (body.detail as ValidationError['issues']).map((i) => `- ${i.loc.join('.')}: ${i.msg}`);
     summary = `Error ${status} validation_error: invalid arguments\n${issues.join('\n')}`;
   } else {
-    summary = `Error ${status} ${String(body.code ?? 'error')}: ${String(body.detail)}`;
+    summary = `Error ${status} ${typeof body.code === 'string' ? body.code : 'error'}: ${String(body.detail)}`;
     if (typeof body.retry_hint === 'string') summary += `\nNext step: ${body.retry_hint}`;
   }
   return { status, body, summary };
@@ -61,8 +71,11 @@ export interface McpServerOptions {
   logError?: (error: unknown) => void;
 }
 
-export function createMcpServer(operations: Operations, options: McpServerOptions = {}): Server {
-  const server = new Server({ name: 'fetchdown', title: 'Fetchdown', version: API_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+export function createMcpServer(operations: AgentOperations, options: McpServerOptions = {}): Server {
+  const server = new Server(
+    { name: 'fetchdown', title: 'Fetchdown', version: API_VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
   const tools = listTools();
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
@@ -70,9 +83,13 @@ export function createMcpServer(operations: Operations, options: McpServerOption
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = findTool(request.params.name);
     // An unknown tool is a protocol error (the client asked for something that is not listed), not a tool result.
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}"; the tools are ${TOOLS.map((t) => t.name).join(', ')}`);
+    if (!tool)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `unknown tool "${request.params.name}"; the tools are ${TOOLS.map((t) => t.name).join(', ')}`,
+      );
     try {
-      const args = validateArguments(tool, request.params.arguments);
+      const args = validateInput(tool.inputSchema, request.params.arguments, tool.location);
       const { structured, text } = await HANDLERS[tool.name](operations, args);
       return { content: [{ type: 'text', text }], structuredContent: structured as Record<string, unknown> };
     } catch (error) {

@@ -2,7 +2,7 @@
 // line goes to stderr, and the process ends when the client closes stdin.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from '../config.js';
-import { createOperations } from './operations.js';
+import type { AgentHandle } from '../operations/agent.js';
 import { createMcpServer } from './server.js';
 
 function log(line: string): void {
@@ -15,10 +15,12 @@ function keepStdoutForProtocol(): void {
   Object.assign(globalThis.console, { log: toStderr, info: toStderr, debug: toStderr });
 }
 
-export async function runStdioServer(config: Config): Promise<void> {
+export async function runStdioServer(config: Config, handle: AgentHandle): Promise<void> {
   keepStdoutForProtocol();
-  const handle = createOperations(config);
-  const server = createMcpServer(handle.operations, { logError: (error) => log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`) });
+  const server = createMcpServer(handle.operations, {
+    logError: (error) =>
+      log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+  });
   let closing = false;
   const shutdown = async (reason: string) => {
     if (closing) return;

@@ -8,12 +8,16 @@ import sniffHTMLEncoding from 'html-encoding-sniffer';
  */
 // prettier-ignore
 const WINDOWS_1252_HIGH = [
-  0x20ac, 0x0081, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008d, 0x017d, 0x008f,
-  0x0090, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x009d, 0x017e, 0x0178,
+  0x20ac, 0x0081, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021,
+  0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008d, 0x017d, 0x008f,
+  0x0090, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014,
+  0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x009d, 0x017e, 0x0178,
 ];
 
 function decodeWindows1252(body: Buffer): string {
-  return body.toString('latin1').replace(/[\x80-\x9f]/g, (c) => String.fromCharCode(WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]!));
+  return body
+    .toString('latin1')
+    .replace(/[\x80-\x9f]/g, (c) => String.fromCharCode(WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]!));
 }
 
 function charsetOf(contentType: string | undefined): string | undefined {
@@ -28,7 +32,10 @@ function charsetOf(contentType: string | undefined): string | undefined {
  * ignored (the sniffer moves on to <meta>), as browsers do.
  */
 export function decodeBody(body: Buffer, contentType: string | undefined): string {
-  const encoding = sniffHTMLEncoding(body, { transportLayerEncodingLabel: charsetOf(contentType), defaultEncoding: 'UTF-8' });
+  const encoding = sniffHTMLEncoding(body, {
+    transportLayerEncodingLabel: charsetOf(contentType),
+    defaultEncoding: 'UTF-8',
+  });
   if (encoding === 'windows-1252') return decodeWindows1252(body);
   let decoder: TextDecoder;
   try {

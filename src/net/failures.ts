@@ -4,7 +4,12 @@ import type { FetchFailure } from '../errors.js';
 import { BlockedAddressError, blockedFailure } from './guard.js';
 import { UnsupportedEncodingError } from './read-body.js';
 
-const unreachable = (detail: string, retryable: boolean, retryHint?: string): FetchFailure => ({ code: 'upstream_unreachable', detail, retryable, retryHint });
+const unreachable = (detail: string, retryable: boolean, retryHint?: string): FetchFailure => ({
+  code: 'upstream_unreachable',
+  detail,
+  retryable,
+  retryHint,
+});
 /** The host answered, so "check the URL" would mislead: its answer was what failed. */
 const BAD_ANSWER_HINT = "retry later; the site's answer could not be read";
 
@@ -32,7 +37,11 @@ export function failureFromError(error: unknown, url: URL): FetchFailure {
   const host = url.host;
   if (error instanceof BlockedAddressError) return blockedFailure(url);
   if (error instanceof UnsupportedEncodingError) {
-    return { code: 'unsupported_content', detail: `${host} answered with unsupported content-encoding ${error.encoding}`, retryable: false };
+    return {
+      code: 'unsupported_content',
+      detail: `${host} answered with unsupported content-encoding ${error.encoding}`,
+      retryable: false,
+    };
   }
   const code = codeOf(error);
   if (PROGRAMMER_ERRORS.has(code)) throw error;
@@ -51,8 +60,15 @@ export function failureFromError(error: unknown, url: URL): FetchFailure {
     case 'UND_ERR_BODY_TIMEOUT':
       return { code: 'upstream_timeout', detail: `${host} did not answer in time`, retryable: true };
   }
-  if (TLS_CODE.test(code)) return unreachable(`TLS connection to ${host} failed (${code})`, false, "the site's TLS certificate or set-up is broken; it cannot be fetched securely");
-  if (error instanceof errors.HTTPParserError || code.startsWith('HPE_')) return unreachable(`${host} sent an invalid HTTP response`, false, BAD_ANSWER_HINT);
-  if (CLOSED_EARLY.has(code)) return unreachable(`${host} closed the connection before the answer was complete`, true, BAD_ANSWER_HINT);
+  if (TLS_CODE.test(code))
+    return unreachable(
+      `TLS connection to ${host} failed (${code})`,
+      false,
+      "the site's TLS certificate or set-up is broken; it cannot be fetched securely",
+    );
+  if (error instanceof errors.HTTPParserError || code.startsWith('HPE_'))
+    return unreachable(`${host} sent an invalid HTTP response`, false, BAD_ANSWER_HINT);
+  if (CLOSED_EARLY.has(code))
+    return unreachable(`${host} closed the connection before the answer was complete`, true, BAD_ANSWER_HINT);
   return unreachable(`the request to ${host} failed${code ? ` (${code})` : ''}`, true, BAD_ANSWER_HINT);
 }

@@ -36,7 +36,10 @@ const SCHEMES = new Set(['http:', 'https:']);
 
 const resolveWithDns: ResolveHost = (hostname, options) => dns.promises.lookup(hostname, { ...options, all: true });
 
-/** The host of a URL as an address when it is an IP literal (WHATWG URL already turned 0x7f.1 and 2130706433 into dotted form). */
+/**
+ * The host of a URL as an address when it is an IP literal (WHATWG URL already turned 0x7f.1 and 2130706433 into dotted
+ * form).
+ */
 export function ipLiteralOf(url: URL): string | null {
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   return isIP(host) ? host : null;
@@ -45,7 +48,11 @@ export function ipLiteralOf(url: URL): string | null {
 /** The refusal callers see: it names the host, never which address it resolved to (that would leak internal DNS). */
 export function blockedFailure(url: URL): FetchFailure {
   const verb = ipLiteralOf(url) === null ? 'resolves to' : 'is';
-  return { code: 'blocked_url', detail: `${url.hostname} ${verb} a private or reserved address; only public internet addresses can be fetched`, retryable: false };
+  return {
+    code: 'blocked_url',
+    detail: `${url.hostname} ${verb} a private or reserved address; only public internet addresses can be fetched`,
+    retryable: false,
+  };
 }
 
 export function createAddressPolicy(options: AddressPolicyOptions): AddressPolicy {
@@ -55,7 +62,12 @@ export function createAddressPolicy(options: AddressPolicyOptions): AddressPolic
   function checkUrl(url: URL): FetchFailure | null {
     // Other schemes stay refused even with private networks allowed: file:, ftp:, gopher: are never wanted.
     if (!SCHEMES.has(url.protocol)) {
-      return { code: 'blocked_url', detail: `only http and https URLs can be fetched, not ${url.protocol}`, retryable: false, retryHint: 'the address (or a redirect) is not a web page: only http and https can be fetched' };
+      return {
+        code: 'blocked_url',
+        detail: `only http and https URLs can be fetched, not ${url.protocol}`,
+        retryable: false,
+        retryHint: 'the address (or a redirect) is not a web page: only http and https can be fetched',
+      };
     }
     const ip = ipLiteralOf(url);
     return ip !== null && !allows(ip) ? blockedFailure(url) : null;

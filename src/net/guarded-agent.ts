@@ -4,7 +4,10 @@ import { isIP } from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import { BlockedAddressError, type AddressPolicy } from './guard.js';
 
-export function createGuardedAgent(policy: AddressPolicy, opts: { timeoutMs: number; maxConnectionsPerOrigin?: number }): Agent {
+export function createGuardedAgent(
+  policy: AddressPolicy,
+  opts: { timeoutMs: number; maxConnectionsPerOrigin?: number },
+): Agent {
   const connect = buildConnector({ lookup: policy.lookup, timeout: opts.timeoutMs });
   return new Agent({
     connections: opts.maxConnectionsPerOrigin ?? null,

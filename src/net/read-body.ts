@@ -17,7 +17,10 @@ export class UnsupportedEncodingError extends Error {
 
 // Sync flush, as browsers do, so a body cut short by the server still yields what arrived instead of an error.
 const ZLIB_LENIENT = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
-const BROTLI_LENIENT = { flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH };
+const BROTLI_LENIENT = {
+  flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+  finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+};
 
 /** "deflate" is meant to be zlib-wrapped (RFC 1950) but some servers send raw deflate; the first two bytes tell. */
 function hasZlibHeader(first: Buffer): boolean {

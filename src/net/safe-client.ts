@@ -21,7 +21,8 @@ export interface SafeClientOptions {
 export interface HttpResponse {
   url: URL; // final URL, after redirects
   status: number;
-  headers: Record<string, string>; // lower-case names, repeated headers joined with ", "; as sent (content-length is the encoded size)
+  // lower-case names, repeated headers joined with ", "; as sent (content-length is the encoded size)
+  headers: Record<string, string>;
   body: Buffer; // decoded, at most maxBytes
   bodyTruncated: boolean;
   redirects: number;
@@ -63,7 +64,11 @@ function lowerCaseNames(headers: Record<string, string> = {}): Record<string, st
  * typed into a URL for an agent should not travel to a site (nor into logs or cache keys).
  */
 export function createSafeClient(opts: SafeClientOptions): SafeClient {
-  const policy = createAddressPolicy({ allowPrivateNetworks: opts.allowPrivateNetworks, isBlocked: opts.isBlocked, resolveHost: opts.resolveHost });
+  const policy = createAddressPolicy({
+    allowPrivateNetworks: opts.allowPrivateNetworks,
+    isBlocked: opts.isBlocked,
+    resolveHost: opts.resolveHost,
+  });
   const agent = createGuardedAgent(policy, opts);
 
   async function request(url: URL, options: RequestOptions = {}): Promise<HttpOutcome> {
@@ -72,25 +77,49 @@ export function createSafeClient(opts: SafeClientOptions): SafeClient {
     const maxBytes = options.maxBytes ?? opts.maxBytes;
     // Only GET and HEAD are ever sent, so every redirect (303 included) keeps the method.
     const method = options.method ?? 'GET';
-    let headers: Record<string, string> = { 'user-agent': opts.userAgent, 'accept-encoding': 'gzip, deflate, br', ...lowerCaseNames(options.headers) };
+    let headers: Record<string, string> = {
+      'user-agent': opts.userAgent,
+      'accept-encoding': 'gzip, deflate, br',
+      ...lowerCaseNames(options.headers),
+    };
     let current = url;
     try {
       for (let redirects = 0; ; redirects++) {
         const refused = policy.checkUrl(current);
         if (refused) return { ok: false, failure: refused };
-        const response = await agent.request({ origin: current.origin, path: current.pathname + current.search, method, headers, signal });
+        const response = await agent.request({
+          origin: current.origin,
+          path: current.pathname + current.search,
+          method,
+          headers,
+          signal,
+        });
         const location = response.headers.location;
         if (REDIRECT_STATUSES.has(response.statusCode) && typeof location === 'string') {
           await response.body.dump();
           if (redirects === opts.maxRedirects) {
-            return { ok: false, failure: { code: 'upstream_unreachable', detail: `too many redirects (${opts.maxRedirects}) from ${url.host}`, retryable: false, retryHint: 'the site redirects in a loop or too many times; try the address it finally serves' } };
+            return {
+              ok: false,
+              failure: {
+                code: 'upstream_unreachable',
+                detail: `too many redirects (${opts.maxRedirects}) from ${url.host}`,
+                retryable: false,
+                retryHint: 'the site redirects in a loop or too many times; try the address it finally serves',
+              },
+            };
           }
           const next = URL.canParse(location, current) ? new URL(location, current) : null;
           if (!next) {
             const detail = `${current.host} answered ${response.statusCode} with an invalid Location`;
-            return { ok: false, failure: { code: 'upstream_status', detail, retryable: false, upstreamStatus: response.statusCode } };
+            return {
+              ok: false,
+              failure: { code: 'upstream_status', detail, retryable: false, upstreamStatus: response.statusCode },
+            };
           }
-          if (next.origin !== current.origin) headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.includes(name)));
+          if (next.origin !== current.origin)
+            headers = Object.fromEntries(
+              Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.includes(name)),
+            );
           current = next;
           continue;
         }
@@ -99,11 +128,38 @@ export function createSafeClient(opts: SafeClientOptions): SafeClient {
         if (method === 'HEAD') await response.body.dump();
         else read = await readBody(response.body, parseEncodings(responseHeaders['content-encoding']), maxBytes);
         const { body, truncated } = read;
-        return { ok: true, response: { url: current, status: response.statusCode, headers: responseHeaders, body, bodyTruncated: truncated, redirects, bytes: body.length } };
+        return {
+          ok: true,
+          response: {
+            url: current,
+            status: response.statusCode,
+            headers: responseHeaders,
+            body,
+            bodyTruncated: truncated,
+            redirects,
+            bytes: body.length,
+          },
+        };
       }
     } catch (error) {
-      if (deadline.aborted) return { ok: false, failure: { code: 'upstream_timeout', detail: `${current.host} did not answer within ${opts.timeoutMs} ms`, retryable: true } };
-      if (options.signal?.aborted) return { ok: false, failure: { code: 'upstream_timeout', detail: `the request to ${current.host} was cancelled`, retryable: true } };
+      if (deadline.aborted)
+        return {
+          ok: false,
+          failure: {
+            code: 'upstream_timeout',
+            detail: `${current.host} did not answer within ${opts.timeoutMs} ms`,
+            retryable: true,
+          },
+        };
+      if (options.signal?.aborted)
+        return {
+          ok: false,
+          failure: {
+            code: 'upstream_timeout',
+            detail: `the request to ${current.host} was cancelled`,
+            retryable: true,
+          },
+        };
       return { ok: false, failure: failureFromError(error, current) };
     }
   }

@@ -7,6 +7,7 @@ import type { RateLimiter } from './types.js';
 export type { RateLimitDecision, RateLimiter } from './types.js';
 
 export function createRateLimiter(config: Pick<Config, 'CACHE_URL'>, onError?: (error: unknown) => void): RateLimiter {
-  if (config.CACHE_URL && /^rediss?:\/\//.test(config.CACHE_URL)) return createRedisRateLimiter({ url: config.CACHE_URL, onError });
+  if (config.CACHE_URL && /^rediss?:\/\//.test(config.CACHE_URL))
+    return createRedisRateLimiter({ url: config.CACHE_URL, onError });
   return createMemoryRateLimiter();
 }

@@ -9,7 +9,11 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}`;
 
-export function createRedisRateLimiter(options: { url: string; prefix?: string; onError?: (error: unknown) => void }): RateLimiter {
+export function createRedisRateLimiter(options: {
+  url: string;
+  prefix?: string;
+  onError?: (error: unknown) => void;
+}): RateLimiter {
   const prefix = options.prefix ?? 'fetchdown:ratelimit:';
   const redis = new Redis(options.url, { maxRetriesPerRequest: 1, commandTimeout: 2000, lazyConnect: false });
   redis.on('error', () => undefined); // reported per command below; ioredis reconnects by itself

@@ -17,7 +17,16 @@ interface BraveResult {
   description?: unknown;
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'", '#x27': "'", nbsp: ' ' };
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  '#39': "'",
+  '#x27': "'",
+  nbsp: ' ',
+};
 
 /** Brave marks the query terms in titles and descriptions with <strong>; a snippet for a model is plain text. */
 function plainText(value: unknown): string {
@@ -44,10 +53,15 @@ export function createBraveProvider(options: BraveOptions): SearchProvider {
       });
       if (!answer.ok) return answer;
       const body = answer.json as { web?: { results?: unknown } } | null;
-      if (body === null || typeof body !== 'object') return { ok: false, failure: { detail: 'brave answered JSON that is not an object', retryable: false } };
+      if (body === null || typeof body !== 'object')
+        return { ok: false, failure: { detail: 'brave answered JSON that is not an object', retryable: false } };
       // No `web` section is how Brave says "nothing found".
       const results = body.web?.results ?? [];
-      if (!Array.isArray(results)) return { ok: false, failure: { detail: 'brave answered JSON whose web.results is not an array', retryable: false } };
+      if (!Array.isArray(results))
+        return {
+          ok: false,
+          failure: { detail: 'brave answered JSON whose web.results is not an array', retryable: false },
+        };
       const hits: SearchHit[] = (results as BraveResult[])
         .filter((r) => isWebUrl(r?.url))
         .map((r) => ({ title: plainText(r.title), url: r.url as string, snippet: plainText(r.description) }));

@@ -38,8 +38,12 @@ export async function getJson(req: JsonRequest): Promise<JsonOutcome> {
       chunks.push(chunk as Buffer);
     }
     if (response.statusCode >= 400) {
-      const hint = STATUS_HINTS[response.statusCode] ?? (response.statusCode >= 500 ? 'the provider is failing; retry later' : '');
-      return fail(`${req.provider} answered ${response.statusCode}${hint ? `: ${hint}` : ''}`, response.statusCode === 429 || response.statusCode >= 500);
+      const hint =
+        STATUS_HINTS[response.statusCode] ?? (response.statusCode >= 500 ? 'the provider is failing; retry later' : '');
+      return fail(
+        `${req.provider} answered ${response.statusCode}${hint ? `: ${hint}` : ''}`,
+        response.statusCode === 429 || response.statusCode >= 500,
+      );
     }
     try {
       return { ok: true, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };

@@ -10,9 +10,17 @@ export function createSearchProvider(config: Config): SearchProvider | null {
   switch (config.SEARCH_PROVIDER) {
     case 'searxng':
       // loadConfig guarantees SEARCH_BASE_URL with searxng.
-      return createSearxngProvider({ baseUrl: config.SEARCH_BASE_URL!, timeoutMs: config.FETCH_TIMEOUT_MS, userAgent: config.USER_AGENT });
+      return createSearxngProvider({
+        baseUrl: config.SEARCH_BASE_URL!,
+        timeoutMs: config.FETCH_TIMEOUT_MS,
+        userAgent: config.USER_AGENT,
+      });
     case 'brave':
-      return createBraveProvider({ apiKey: config.SEARCH_API_KEY!, baseUrl: config.SEARCH_BASE_URL, timeoutMs: config.FETCH_TIMEOUT_MS });
+      return createBraveProvider({
+        apiKey: config.SEARCH_API_KEY!,
+        baseUrl: config.SEARCH_BASE_URL,
+        timeoutMs: config.FETCH_TIMEOUT_MS,
+      });
     default:
       return null;
   }

@@ -30,7 +30,8 @@ export function createSearxngProvider(options: SearxngOptions): SearchProvider {
       });
       if (!answer.ok) return answer;
       const results = (answer.json as { results?: unknown } | null)?.results;
-      if (!Array.isArray(results)) return { ok: false, failure: { detail: 'searxng answered JSON without a results array', retryable: false } };
+      if (!Array.isArray(results))
+        return { ok: false, failure: { detail: 'searxng answered JSON without a results array', retryable: false } };
       // SearXNG has no count parameter: it answers a page of merged results, which we cut.
       const hits: SearchHit[] = (results as SearxngResult[])
         .filter((r) => isWebUrl(r?.url))

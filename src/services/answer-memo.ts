@@ -1,7 +1,7 @@
 // Whole answers made from a cached copy, kept with that copy: a page asked for again in the same way (URL as written,
 // format, links and images) gets the very result made the first time, and the HTTP layer serialises it only once.
 // Trimmed and cursor reads are rendered per request; so is every answer when the cache hands out fresh copies (Redis).
-import type { FetchResult } from '../http/schemas.js';
+import type { FetchResult } from '../contract/fetch.js';
 
 /** Different ways one cached copy is asked for that are kept; more are rendered per request. */
 const MAX_VARIANTS = 8;
@@ -39,7 +39,7 @@ export function createAnswerMemo() {
     keep(copy: object, variant: string, answer: FetchResult): FetchResult {
       if (answer.metadata.truncated || answer.next_cursor !== null) return answer;
       let variants = byCopy.get(copy);
-      if (variants === undefined) byCopy.set(copy, (variants = new Map()));
+      if (variants === undefined) byCopy.set(copy, (variants = new Map<string, FetchResult>()));
       if (variants.size >= MAX_VARIANTS) return answer;
       variants.set(variant, deepFreeze(answer));
       shared.add(answer);

@@ -11,7 +11,7 @@ import {
   type MarkdownStyle,
   type StyledMarkdown,
 } from '../extract/link-style.js';
-import type { Format } from '../http/schemas.js';
+import type { Format } from '../contract/fetch.js';
 import { countTokens } from '../tokens/count.js';
 import { takePart, type TrimResult } from '../tokens/trim.js';
 import type { StoredPage } from './render.js';
@@ -39,7 +39,11 @@ function restyle(markdown: string, style: MarkdownStyle): Restyled {
   const styleKey = `${style.links}/${style.images}`;
   let cache = restyledByStyle.get(styleKey);
   if (!cache) {
-    cache = new LRUCache<string, Restyled>({ max: 32, maxSize: 4_000_000, sizeCalculation: (_value, key) => Math.max(1, key.length) });
+    cache = new LRUCache<string, Restyled>({
+      max: 32,
+      maxSize: 4_000_000,
+      sizeCalculation: (_value, key) => Math.max(1, key.length),
+    });
     restyledByStyle.set(styleKey, cache);
   }
   let entry = cache.get(markdown);
@@ -76,7 +80,7 @@ function takeReferencedPart(styled: StyledMarkdown, offset: number, budget: numb
     const part = takePart(styled.body, offset, null);
     return withCount(part, appendDefinitions(part.content, referenced(part)));
   }
-  for (let room = budget; room > 0; ) {
+  for (let room = budget; room > 0;) {
     const part = takePart(styled.body, offset, room);
     const lines = referenced(part);
     if (lines.length === 0) return part;

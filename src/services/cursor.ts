@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { ValidationError } from '../errors.js';
 import { DEFAULT_STYLE, IMAGE_STYLES, LINK_STYLES, isDefaultStyle, type MarkdownStyle } from '../extract/link-style.js';
-import type { Format } from '../http/schemas.js';
+import type { Format } from '../contract/fetch.js';
 
 export interface Cursor {
   key: string; // hash of the cache key: a cursor only works for the URL it came from
@@ -21,7 +21,9 @@ export function hashKey(cacheKey: string): string {
 /** The style is written only when it is not the default, so cursors of plain Markdown read as they always have. */
 export function encodeCursor(cursor: Cursor): string {
   const style = isDefaultStyle(cursor.style) ? [] : [cursor.style.links, cursor.style.images];
-  return Buffer.from(JSON.stringify([1, cursor.key, cursor.storedAt, cursor.offset, cursor.format, ...style])).toString('base64url');
+  return Buffer.from(JSON.stringify([1, cursor.key, cursor.storedAt, cursor.offset, cursor.format, ...style])).toString(
+    'base64url',
+  );
 }
 
 export function decodeCursor(raw: string): Cursor {
@@ -31,8 +33,14 @@ export function decodeCursor(raw: string): Cursor {
   } catch {
     parts = null;
   }
-  if (!Array.isArray(parts) || parts[0] !== 1) throw ValidationError.single(LOC, 'Cursor is malformed: pass next_cursor exactly as it was returned', 'cursor_invalid');
-  const [, key, storedAt, offset, format, links = DEFAULT_STYLE.links, images = DEFAULT_STYLE.images] = parts as unknown[];
+  if (!Array.isArray(parts) || parts[0] !== 1)
+    throw ValidationError.single(
+      LOC,
+      'Cursor is malformed: pass next_cursor exactly as it was returned',
+      'cursor_invalid',
+    );
+  const [, key, storedAt, offset, format, links = DEFAULT_STYLE.links, images = DEFAULT_STYLE.images] =
+    parts as unknown[];
   if (
     typeof key !== 'string' ||
     !Number.isSafeInteger(storedAt) ||
@@ -42,7 +50,11 @@ export function decodeCursor(raw: string): Cursor {
     !(LINK_STYLES as readonly unknown[]).includes(links) ||
     !(IMAGE_STYLES as readonly unknown[]).includes(images)
   ) {
-    throw ValidationError.single(LOC, 'Cursor is malformed: pass next_cursor exactly as it was returned', 'cursor_invalid');
+    throw ValidationError.single(
+      LOC,
+      'Cursor is malformed: pass next_cursor exactly as it was returned',
+      'cursor_invalid',
+    );
   }
   const style = { links, images } as MarkdownStyle;
   return { key, storedAt: storedAt as number, offset: offset as number, format: format as Format, style };

@@ -46,7 +46,11 @@ export function createEstimator(deps: { client: SafeClient; fetchService: FetchS
     const head = await client.request(url, { method: 'HEAD', headers });
     if (!head.ok) throw failureToError(head.failure);
     if (!HEAD_REFUSED.has(head.response.status)) return { response: head.response, source: 'head' };
-    const ranged = await client.request(url, { method: 'GET', headers: { ...headers, range: 'bytes=0-0' }, maxBytes: 1024 });
+    const ranged = await client.request(url, {
+      method: 'GET',
+      headers: { ...headers, range: 'bytes=0-0' },
+      maxBytes: 1024,
+    });
     if (!ranged.ok) throw failureToError(ranged.failure);
     return { response: ranged.response, source: 'range' };
   }
@@ -56,16 +60,32 @@ export function createEstimator(deps: { client: SafeClient; fetchService: FetchS
     const cached = await fetchService.lookupCached(url);
     if (cached) {
       const page = cached.value;
-      return { url: rawUrl, estimated_tokens: page.tokens.markdown, confident: true, source: 'cache', content_type: page.contentType, content_length: page.bytes };
+      return {
+        url: rawUrl,
+        estimated_tokens: page.tokens.markdown,
+        confident: true,
+        source: 'cache',
+        content_type: page.contentType,
+        content_length: page.bytes,
+      };
     }
     const { response, source } = await probe(url);
     if (response.status >= 400) {
-      throw failureToError({ code: 'upstream_status', detail: `${url.host} answered ${response.status}`, retryable: false, upstreamStatus: response.status });
+      throw failureToError({
+        code: 'upstream_status',
+        detail: `${url.host} answered ${response.status}`,
+        retryable: false,
+        upstreamStatus: response.status,
+      });
     }
     const contentType = response.headers['content-type'] ?? null;
     // What /fetch would refuse (an image, an archive) has no tokens to estimate: the same 415, before any body is read.
     if (isUnreadableType(contentType ?? undefined)) {
-      throw failureToError({ code: 'unsupported_content', detail: `content of type ${contentType} cannot be turned into text`, retryable: false });
+      throw failureToError({
+        code: 'unsupported_content',
+        detail: `content of type ${contentType} cannot be turned into text`,
+        retryable: false,
+      });
     }
     const length = lengthOf(response);
     return {

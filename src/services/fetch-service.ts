@@ -5,8 +5,8 @@ import type { Config } from '../config.js';
 import { AppError, ValidationError, failureToError } from '../errors.js';
 import { DEFAULT_STYLE, type MarkdownStyle } from '../extract/link-style.js';
 import type { Router } from '../fetchers/router.js';
-import { FETCHER_NAMES, type FetcherChoice } from '../fetchers/types.js';
-import type { FetchResult, Format } from '../http/schemas.js';
+import { FETCHER_NAMES, type FetcherChoice, type FetcherName } from '../fetchers/types.js';
+import type { FetchResult, Format } from '../contract/fetch.js';
 import { normalizeUrl } from '../net/normalize-url.js';
 import { createLimiter } from '../util/limiter.js';
 import { createSingleFlight } from '../util/single-flight.js';
@@ -25,7 +25,17 @@ export interface FetchOne {
   fetcher?: FetcherChoice;
   /** How links and images are written; inline links and images kept when left out. */
   style?: MarkdownStyle;
+  /** For callers who pay by the fetcher: asked before the router runs each one (router.ts). */
+  pay?: (fetcher: FetcherName) => Promise<boolean>;
 }
+
+/** Where the caller put the URL and the budget, in its own terms, for 422s: a batch's `['body', 'urls', 3]`. */
+export interface FieldLocations {
+  url: (string | number)[];
+  maxTokens: (string | number)[];
+}
+
+const FETCH_FIELDS: FieldLocations = { url: ['body', 'url'], maxTokens: ['body', 'max_tokens'] };
 
 export interface CacheStatus {
   url: string;
@@ -45,7 +55,13 @@ function variantOf(requestUrl: string, format: Format, style: MarkdownStyle): st
 }
 // A render option or style field added later must go into variantOf, or kept answers would ignore it: until it does,
 // these do not compile.
-const _renderOptionsInVariant: Record<Exclude<keyof RenderOptions, 'requestUrl' | 'format' | 'style' | 'keyHash' | 'maxTokens' | 'offset' | 'hit'>, never> = {};
+const _renderOptionsInVariant: Record<
+  Exclude<
+    keyof RenderOptions,
+    'requestUrl' | 'format' | 'style' | 'keyHash' | 'maxTokens' | 'maxTokensAt' | 'offset' | 'hit'
+  >,
+  never
+> = {};
 const _styleFieldsInVariant: Record<Exclude<keyof MarkdownStyle, 'links' | 'images'>, never> = {};
 
 /** Content extraction version: bump when extraction changes so old cached renderings are not served. */
@@ -98,15 +114,19 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
     try {
       return await operation();
     } catch {
-      throw new AppError('cache_unavailable', 'the cache cannot be reached right now', { retryHint: 'retry in a minute; fetches without a cursor still work' });
+      throw new AppError('cache_unavailable', 'the cache cannot be reached right now', {
+        retryHint: 'retry in a minute; fetches without a cursor still work',
+      });
     }
   }
 
-  async function fetchFresh(url: URL, key: string, fetcher: FetcherChoice): Promise<CacheHit<StoredPage>> {
+  async function fetchFresh(url: URL, key: string, request: FetchOne): Promise<CacheHit<StoredPage>> {
+    // Callers of one URL at once share the first one's fetch (and its `pay`): a rare joiner may get a dearer fetcher
+    // than it reserved for, and settling takes what it has left (credits.ts) rather than overdraw.
     return inflight.run(key, () =>
       limiter.run(async () => {
         const started = performance.now();
-        const routed = await router.fetch(url, { fetcher });
+        const routed = await router.fetch(url, { fetcher: request.fetcher, pay: request.pay });
         if (!routed.outcome.ok) throw failureToError(routed.outcome.failure);
         const stored = toStoredPage(routed.outcome.page, routed.fetcher, Math.round(performance.now() - started));
         return writeOrSkip(cache, key, stored, config.CACHE_TTL_SECONDS);
@@ -114,22 +134,30 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
     );
   }
 
-  async function fetchOne(request: FetchOne, loc: (string | number)[] = ['body', 'url']): Promise<FetchResult> {
+  async function fetchOne(request: FetchOne, at: FieldLocations = FETCH_FIELDS): Promise<FetchResult> {
     const fetcher = request.fetcher ?? 'auto';
-    const { key, keyHash } = keysOf(request.url, fetcher, loc);
+    const { key, keyHash } = keysOf(request.url, fetcher, at.url);
     // Text has no links or images: the options do not change it, so its cursors ignore them.
     const style = request.format === 'text' ? DEFAULT_STYLE : (request.style ?? DEFAULT_STYLE);
-    const shape = { requestUrl: request.url, keyHash, format: request.format, style };
+    const shape = { requestUrl: request.url, keyHash, format: request.format, style, maxTokensAt: at.maxTokens };
     if (request.cursor !== undefined) {
       const cursor = decodeCursor(request.cursor);
-      if (cursor.key !== keyHash) throw cursorError('Cursor belongs to another URL or fetcher: pass it with the URL (and fetcher) it was returned for');
-      if (cursor.format !== request.format) throw cursorError(`Cursor was issued for format '${cursor.format}': repeat that format`);
+      if (cursor.key !== keyHash)
+        throw cursorError(
+          'Cursor belongs to another URL or fetcher: pass it with the URL (and fetcher) it was returned for',
+        );
+      if (cursor.format !== request.format)
+        throw cursorError(`Cursor was issued for format '${cursor.format}': repeat that format`);
       if (cursor.style.links !== style.links || cursor.style.images !== style.images) {
-        throw cursorError(`Cursor was issued for links '${cursor.style.links}' and images '${cursor.style.images}': repeat those`);
+        throw cursorError(
+          `Cursor was issued for links '${cursor.style.links}' and images '${cursor.style.images}': repeat those`,
+        );
       }
       const entry = await needCache(() => cache.get<StoredPage>(key));
       if (!entry || entry.storedAt !== cursor.storedAt) {
-        throw cursorError('Cursor has expired: the cached copy it points into is gone; fetch the URL again without a cursor');
+        throw cursorError(
+          'Cursor has expired: the cached copy it points into is gone; fetch the URL again without a cursor',
+        );
       }
       if (cursor.offset > viewContent(entry.value, request.format, style).body.length) {
         throw cursorError('Cursor is malformed: pass next_cursor exactly as it was returned');
@@ -138,14 +166,18 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
     }
     const cached = request.useCache ? await readCache(key) : null;
     if (!cached) {
-      const entry = await fetchFresh(parseTargetUrl(request.url, loc), key, fetcher);
+      const entry = await fetchFresh(parseTargetUrl(request.url, at.url), key, request);
       return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: 0, hit: false });
     }
     // A cache hit read from the start may be the whole answer made for this copy before (answer-memo.ts).
     const variant = variantOf(request.url, request.format, style);
     const kept = answers.get(cached, variant, request.maxTokens);
     if (kept !== undefined) return kept;
-    return answers.keep(cached, variant, renderResult(cached, { ...shape, maxTokens: request.maxTokens, offset: 0, hit: true }));
+    return answers.keep(
+      cached,
+      variant,
+      renderResult(cached, { ...shape, maxTokens: request.maxTokens, offset: 0, hit: true }),
+    );
   }
 
   /** The cached copy for /estimate: none when the cache cannot be reached, which only makes the estimate a guess. */
@@ -168,7 +200,9 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
 
   async function deleteCached(rawUrl: string): Promise<{ url: string; deleted: boolean }> {
     const url = parseTargetUrl(rawUrl, ['query', 'url']);
-    const deleted = await needCache(() => Promise.all((['auto', ...FETCHER_NAMES] as const).map((fetcher) => cache.delete(pageCacheKey(url, fetcher)))));
+    const deleted = await needCache(() =>
+      Promise.all((['auto', ...FETCHER_NAMES] as const).map((fetcher) => cache.delete(pageCacheKey(url, fetcher)))),
+    );
     return { url: rawUrl, deleted: deleted.some(Boolean) };
   }
 

@@ -18,7 +18,11 @@ async function check(ping: () => Promise<void>): Promise<{ ok: boolean; ms: numb
     await Promise.race([ping(), timeout]);
     return { ok: true, ms: Math.round(performance.now() - started) };
   } catch (error) {
-    return { ok: false, ms: Math.round(performance.now() - started), detail: error instanceof Error ? error.message : String(error) };
+    return {
+      ok: false,
+      ms: Math.round(performance.now() - started),
+      detail: error instanceof Error ? error.message : String(error),
+    };
   } finally {
     clearTimeout(timer);
   }

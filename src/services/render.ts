@@ -3,7 +3,7 @@ import type { CacheHit } from '../cache/types.js';
 import { markdownToDocument } from '../extract/index.js';
 import type { MarkdownStyle } from '../extract/link-style.js';
 import type { FetchedPage, FetcherName } from '../fetchers/types.js';
-import type { FetchResult, Format } from '../http/schemas.js';
+import type { FetchResult, Format } from '../contract/fetch.js';
 import { fetchMillicredits, toCredits } from '../pricing.js';
 import { ValidationError } from '../errors.js';
 import { countTokens } from '../tokens/count.js';
@@ -28,6 +28,8 @@ export interface RenderOptions {
   /** Links and images (Markdown and json only); cursors carry it so every part is rendered alike. */
   style: MarkdownStyle;
   maxTokens: number | null;
+  /** Where the caller put the budget (`max_tokens`, a batch's `max_tokens_each`), for the 422 when it is too small. */
+  maxTokensAt: readonly (string | number)[];
   offset: number;
   hit: boolean;
 }
@@ -42,7 +44,12 @@ export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions
     : view.part(options.offset, options.maxTokens);
   if (part.truncated && part.content === '') {
     // Nothing fits: a cursor to the same place would have a caller following next_cursor loop for ever.
-    throw ValidationError.single(['body', 'max_tokens'], `max_tokens ${options.maxTokens} cannot hold the next character of this page: ask for more`, 'too_small');
+    const field = String(options.maxTokensAt.at(-1));
+    throw ValidationError.single(
+      [...options.maxTokensAt],
+      `${field} ${options.maxTokens} cannot hold the next character of this page: ask for more`,
+      'too_small',
+    );
   }
   const result: FetchResult = {
     url: options.requestUrl,
@@ -69,8 +76,18 @@ export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions
     next_cursor:
       part.nextOffset === null
         ? null
-        : encodeCursor({ key: options.keyHash, storedAt: entry.storedAt, offset: part.nextOffset, format: options.format, style: options.style }),
-    cache: { hit: options.hit, cached_at: new Date(entry.storedAt).toISOString(), expires_at: new Date(entry.expiresAt).toISOString() },
+        : encodeCursor({
+            key: options.keyHash,
+            storedAt: entry.storedAt,
+            offset: part.nextOffset,
+            format: options.format,
+            style: options.style,
+          }),
+    cache: {
+      hit: options.hit,
+      cached_at: new Date(entry.storedAt).toISOString(),
+      expires_at: new Date(entry.expiresAt).toISOString(),
+    },
     fetch_info: {
       fetcher_used: page.fetcher,
       fetch_ms: page.fetchMs,

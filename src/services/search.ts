@@ -1,7 +1,8 @@
 // The search use case: ask the configured provider, then fetch its top results concurrently through the same
-// pipeline as /fetch (cache, router, SSRF guard), each trimmed; a result that fails carries its error, never the search's.
-import { AppError, ValidationError, renderError } from '../errors.js';
-import type { FetchResult, SearchResult } from '../http/schemas.js';
+// pipeline as /fetch (cache, router, SSRF guard), each trimmed; a result that fails carries its error, never the
+// search's.
+import { AppError, toErrorEntry } from '../errors.js';
+import type { FetchResult, SearchResult } from '../contract/fetch.js';
 import { searchCredits } from '../pricing.js';
 import type { SearchHit, SearchProvider } from '../search/types.js';
 import type { FetchService } from './fetch-service.js';
@@ -16,14 +17,9 @@ type SearchItem = SearchResult['results'][number];
 
 /** Names every variable, so an operator can act on the 503 without reading the docs. */
 export const SEARCH_NOT_CONFIGURED =
-  'web search is not configured on this server: set SEARCH_PROVIDER=searxng with SEARCH_BASE_URL (a SearXNG instance), or SEARCH_PROVIDER=brave with SEARCH_API_KEY (a Brave Search API key)';
-
-function describeError(error: unknown): { status: number; code: string; detail: string } {
-  if (error instanceof ValidationError) return { status: 422, code: 'validation_error', detail: error.issues.map((i) => i.msg).join('; ') };
-  const { status, body } = renderError(error);
-  const code = error instanceof AppError ? error.code : 'internal_error';
-  return { status, code, detail: typeof body.detail === 'string' ? body.detail : 'internal error' };
-}
+  'web search is not configured on this server: set SEARCH_PROVIDER=searxng with ' +
+  'SEARCH_BASE_URL (a SearXNG instance), or SEARCH_PROVIDER=brave with SEARCH_API_KEY (a ' +
+  'Brave Search API key)';
 
 function toItem(hit: SearchHit, page: FetchResult): SearchItem {
   return {
@@ -55,13 +51,16 @@ export function createSearchService(deps: { provider: SearchProvider | null; fet
     const items = hits.map(async (hit, index): Promise<SearchItem> => {
       let pending = byUrl.get(hit.url);
       if (!pending) {
-        pending = fetchService.fetchOne({ url: hit.url, maxTokens: options.maxTokensEach, format: 'markdown', useCache: true }, ['results', index, 'url']);
+        pending = fetchService.fetchOne(
+          { url: hit.url, maxTokens: options.maxTokensEach, format: 'markdown', useCache: true },
+          { url: ['results', index, 'url'], maxTokens: ['body', 'max_tokens_each'] },
+        );
         byUrl.set(hit.url, pending);
       }
       try {
         return toItem(hit, await pending);
       } catch (error) {
-        return { ...hit, error: describeError(error) };
+        return { ...hit, error: toErrorEntry(error) };
       }
     });
     const results = await Promise.all(items);

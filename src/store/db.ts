@@ -32,7 +32,10 @@ const STATEMENT_CACHE_SIZE = 200;
  * runs, and for the ledger's batch insert (6,000 parameters) preparing cost more than running. Kysely holds the one
  * connection for a whole query (its streams included), so a kept statement is never used twice at once.
  */
-function keepStatements(file: SqliteDatabase.Database): { close(): void; prepare(sql: string): SqliteDatabase.Statement } {
+function keepStatements(file: SqliteDatabase.Database): {
+  close(): void;
+  prepare(sql: string): SqliteDatabase.Statement;
+} {
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
     close: () => file.close(),
@@ -51,10 +54,14 @@ function keepStatements(file: SqliteDatabase.Database): { close(): void; prepare
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 
-/** bigint and numeric (what sum() returns) as JS numbers: our values are millicredits and milliseconds, far below 2^53. */
+/**
+ * bigint and numeric (what sum() returns) as JS numbers: our values are millicredits and milliseconds, far below 2^53.
+ */
 const pgTypes = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID || oid === NUMERIC_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'),
+    oid === INT8_OID || oid === NUMERIC_OID
+      ? (value: string) => Number(value)
+      : (pg.types.getTypeParser(oid, format) as (value: string) => unknown),
 };
 
 export function createStore(options: { databaseUrl?: string; dataDir: string }): Store {
@@ -96,10 +103,17 @@ export function createStore(options: { databaseUrl?: string; dataDir: string }):
       // Kysely looks for its migration tables in every schema unless told which: name the connection's own, so
       // several schemas in one database (tenants, parallel test runs) each keep their own migration state.
       const migrationTableSchema =
-        dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
-      const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => listMigrations(dialect) } });
+        dialect === 'postgres'
+          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+          : undefined;
+      const migrator = new Migrator({
+        db,
+        migrationTableSchema,
+        provider: { getMigrations: async () => listMigrations(dialect) },
+      });
       const { error } = await migrator.migrateToLatest();
-      if (error) throw error instanceof Error ? error : new Error(`database migration failed: ${String(error)}`);
+      if (error)
+        throw error instanceof Error ? error : new Error(`database migration failed: ${JSON.stringify(error)}`);
     },
     transaction,
     async ping() {

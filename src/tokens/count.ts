@@ -4,7 +4,8 @@ import ranks from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { countDivergent, DIVERGENT } from './tiktoken-compat.js';
 
 // Special-token strings such as <|endoftext|> inside fetched pages are plain text, as in tiktoken's encode_ordinary.
-// gpt-tokenizer would throw on them by default; its option objects cost a little per call, so only pass one when needed.
+// gpt-tokenizer would throw on them by default; its option objects cost a little per call, so only pass one when
+// needed.
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 const mayHoldSpecial = (text: string) => text.includes('<|');
 

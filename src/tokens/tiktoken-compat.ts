@@ -13,10 +13,13 @@ const DIGIT = String.raw`[\p{N}--[${UNICODE_17}]]`;
 const UPPER = String.raw`[[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]--[${UNICODE_17}]]`;
 const LOWER = String.raw`[[\p{Ll}\p{Lm}\p{Lo}\p{M}]--[${UNICODE_17}]]`;
 const PREFIX = String.raw`[^\r\n${LETTER}${DIGIT}]`;
-// tiktoken writes (?i:'s|'t|…): case-insensitive in Rust also lets 's match 'ſ (U+017F), which gpt-tokenizer's [sS] misses.
+// tiktoken writes (?i:'s|'t|…): case-insensitive in Rust also lets 's match 'ſ (U+017F), which gpt-tokenizer's [sS]
+// misses.
 const CONTRACTION = String.raw`(?:'(?:[sSſtTmMdD]|[rR][eE]|[vV][eE]|[lL][lL]))?`;
 
 /** tiktoken's o200k_base pre-tokenizer, written for JavaScript's regex engine (v flag for the class subtraction). */
+// Character classes here copy tiktoken's, combining marks and all: that is what keeps the counts equal.
+/* eslint-disable no-misleading-character-class */
 const PIECES = new RegExp(
   [
     String.raw`${PREFIX}?${UPPER}*${LOWER}+${CONTRACTION}`,
@@ -29,8 +32,10 @@ const PIECES = new RegExp(
   ].join('|'),
   'gv',
 );
+/* eslint-enable no-misleading-character-class */
 
 /** Text containing none of these is counted the same by gpt-tokenizer and tiktoken. */
+// eslint-disable-next-line no-misleading-character-class -- the code points are listed one by one on purpose
 export const DIVERGENT = new RegExp(String.raw`[\uFEFF\u0085\u017F${UNICODE_17}]`, 'v');
 
 /**
@@ -70,7 +75,8 @@ function rankOf(bytes: string): number {
     rankOfBytes = new Map();
     // gpt-tokenizer stores a token as text when its bytes are valid UTF-8 and as a byte list otherwise.
     ranks.forEach((token, rank) => {
-      const key = typeof token === 'string' ? Buffer.from(token, 'utf8').toString('latin1') : String.fromCharCode(...token);
+      const key =
+        typeof token === 'string' ? Buffer.from(token, 'utf8').toString('latin1') : String.fromCharCode(...token);
       rankOfBytes!.set(key, rank);
     });
   }

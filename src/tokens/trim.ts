@@ -94,7 +94,11 @@ function outlineFrom(content: string, index: DocumentIndex, offset: number): Out
   const rest = content.slice(offset, restEnd).trimEnd();
   if (rest !== '') {
     const enclosing = blocks[headings[(following === -1 ? headings.length : following) - 1] ?? -1]?.heading;
-    outline.push({ level: enclosing?.level ?? 0, title: `${enclosing?.title ?? ''} (continued)`.trimStart(), tokens: countTokens(rest) });
+    outline.push({
+      level: enclosing?.level ?? 0,
+      title: `${enclosing?.title ?? ''} (continued)`.trimStart(),
+      tokens: countTokens(rest),
+    });
   }
   headings.forEach((blockIndex, i) => {
     const block = blocks[blockIndex]!;

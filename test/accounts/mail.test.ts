@@ -19,7 +19,10 @@ test('SMTP_URL selects SMTP: the message arrives with sender, recipient, subject
   const smtp = await startSmtpServer();
   t.after(() => smtp.close());
   const { log } = captureLog();
-  const mailer = createMailer({ SMTP_URL: smtp.url, MAIL_FROM: 'Fetchdown <hello@fetchdown.test>', DATA_DIR: '/nonexistent' }, log);
+  const mailer = createMailer(
+    { SMTP_URL: smtp.url, MAIL_FROM: 'Fetchdown <hello@fetchdown.test>', DATA_DIR: '/nonexistent' },
+    log,
+  );
   t.after(() => mailer.close());
   assert.equal(mailer.kind, 'smtp');
   await mailer.send({ to: 'ada@example.com', subject: 'Hello', text: 'Line one\nhttps://example.com/x?token=abc' });
@@ -33,9 +36,17 @@ test('without SMTP_URL every message is an .eml file in DATA_DIR/outbox, and onl
   const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-outbox-'));
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   const { lines, log } = captureLog();
-  const mailer = createMailer({ SMTP_URL: undefined, MAIL_FROM: 'Fetchdown <no-reply@localhost>', DATA_DIR: dataDir }, log);
+  const mailer = createMailer(
+    { SMTP_URL: undefined, MAIL_FROM: 'Fetchdown <no-reply@localhost>', DATA_DIR: dataDir },
+    log,
+  );
   assert.equal(mailer.kind, 'outbox');
-  await mailer.send({ to: 'ada@example.com', subject: 'Sign in', text: 'Open https://x.test/auth/verify?token=T0KEN', link: 'https://x.test/auth/verify?token=T0KEN' });
+  await mailer.send({
+    to: 'ada@example.com',
+    subject: 'Sign in',
+    text: 'Open https://x.test/auth/verify?token=T0KEN',
+    link: 'https://x.test/auth/verify?token=T0KEN',
+  });
   await mailer.send({ to: 'ada@example.com', subject: 'Your key', text: 'fd_live_SECRETKEY' });
   const files = readdirSync(join(dataDir, 'outbox')).sort();
   assert.equal(files.length, 2);
@@ -55,7 +66,12 @@ test('a fresh install signs in end to end through the outbox', async (t) => {
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   const { lines, log } = captureLog();
   const mailer = createOutboxMailer({ dir: join(dataDir, 'outbox'), from: 'x@localhost', log });
-  await mailer.send({ to: 'b@example.com', subject: 's', text: 't', link: 'http://localhost:8080/auth/verify?token=abc' });
+  await mailer.send({
+    to: 'b@example.com',
+    subject: 's',
+    text: 't',
+    link: 'http://localhost:8080/auth/verify?token=abc',
+  });
   assert.match(lines[0]!.message, /outbox/);
   assert.match(String(lines[0]!.fields.file), /outbox\/.+\.eml$/);
 });

@@ -2,7 +2,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { API_KEY_PREFIX, equalSecrets, generateSecret, hashSecret, looksLikeApiKey } from '../../src/accounts/secrets.js';
+import {
+  API_KEY_PREFIX,
+  equalSecrets,
+  generateSecret,
+  hashSecret,
+  looksLikeApiKey,
+} from '../../src/accounts/secrets.js';
 
 test('API keys are fd_live_ plus 32 random bytes in base64url', () => {
   const keys = new Set(Array.from({ length: 200 }, () => generateSecret(API_KEY_PREFIX)));
@@ -12,7 +18,14 @@ test('API keys are fd_live_ plus 32 random bytes in base64url', () => {
     assert.equal(Buffer.from(key.slice(8), 'base64url').length, 32);
     assert.ok(looksLikeApiKey(key));
   }
-  for (const bad of ['', 'fd_live_', 'fd_test_' + 'A'.repeat(43), 'fd_live_' + 'A'.repeat(42), 'fd_live_' + '!'.repeat(43)]) assert.equal(looksLikeApiKey(bad), false, bad);
+  for (const bad of [
+    '',
+    'fd_live_',
+    'fd_test_' + 'A'.repeat(43),
+    'fd_live_' + 'A'.repeat(42),
+    'fd_live_' + '!'.repeat(43),
+  ])
+    assert.equal(looksLikeApiKey(bad), false, bad);
 });
 
 test('secrets are stored as SHA-256 hex and compared in constant time', () => {

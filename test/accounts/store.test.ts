@@ -52,9 +52,16 @@ for (const backend of DATABASES) {
       await Promise.all([store.migrate(), store.migrate()]);
       const tables = await store.db.introspection.getTables({ withInternalKyselyTables: true });
       const names = tables.map((table) => table.name);
-      for (const name of ['accounts', 'api_keys', 'magic_links', 'sessions', 'ledger', 'kysely_migration']) assert.ok(names.includes(name), name);
-      const applied = await store.db.selectFrom('kysely_migration' as any).select('name').execute();
-      assert.deepEqual(applied.map((r: any) => r.name), ['0001-accounts', '0002-billing']);
+      for (const name of ['accounts', 'api_keys', 'magic_links', 'sessions', 'ledger', 'kysely_migration'])
+        assert.ok(names.includes(name), name);
+      const applied = await store.db
+        .selectFrom('kysely_migration' as any)
+        .select('name')
+        .execute();
+      assert.deepEqual(
+        applied.map((r: any) => r.name),
+        ['0001-accounts', '0002-billing'],
+      );
     });
 
     test('reserve and settle: allowance first, then balance, refunds, and month rollover', async (t) => {
@@ -64,11 +71,25 @@ for (const backend of DATABASES) {
       const { accounts, credits } = setup(store, at);
       const signup = await accounts.signup('ledger@example.com', 'default');
       assert.ok(signup.created);
-      const account = await store.db.selectFrom('accounts').selectAll().where('email', '=', 'ledger@example.com').executeTakeFirstOrThrow();
+      const account = await store.db
+        .selectFrom('accounts')
+        .selectAll()
+        .where('email', '=', 'ledger@example.com')
+        .executeTakeFirstOrThrow();
 
       // 5 credits of allowance: four 1-credit reservations, one settled as a 0.1 cache hit.
       const settle = (r: any, price: number) =>
-        credits.settle(r, { priceMillis: price, key_id: null, operation: 'fetch', fetcher: 'html', cache_hit: 0, tokens: 1, status: 'ok', url_host: 'x', duration_ms: 1 });
+        credits.settle(r, {
+          priceMillis: price,
+          key_id: null,
+          operation: 'fetch',
+          fetcher: 'html',
+          cache_hit: 0,
+          tokens: 1,
+          status: 'ok',
+          url_host: 'x',
+          duration_ms: 1,
+        });
       const a = await credits.reserve(account.id, 1000);
       assert.ok(a.ok);
       await settle(a.reservation, 100);
@@ -79,7 +100,9 @@ for (const backend of DATABASES) {
       }
       const refused = await credits.reserve(account.id, 1000);
       assert.equal(refused.ok, false);
-      assert.ok(!refused.ok && refused.allowanceLeftMillis === 900 && refused.balanceMillis === 0 && refused.plan === 'free');
+      assert.ok(
+        !refused.ok && refused.allowanceLeftMillis === 900 && refused.balanceMillis === 0 && refused.plan === 'free',
+      );
 
       // A pack: the rest of the allowance is used first, then the balance.
       await accounts.addBalance(account.id, 2000);
@@ -87,8 +110,22 @@ for (const backend of DATABASES) {
       assert.ok(mixed.ok);
       assert.deepEqual([mixed.reservation.fromAllowance, mixed.reservation.fromBalance], [900, 100]);
       // A failure refunds both parts.
-      await credits.settle(mixed.reservation, { priceMillis: 0, key_id: null, operation: 'fetch', fetcher: null, cache_hit: 0, tokens: 0, status: 'upstream_timeout', url_host: 'x', duration_ms: 1 });
-      let row = await store.db.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow();
+      await credits.settle(mixed.reservation, {
+        priceMillis: 0,
+        key_id: null,
+        operation: 'fetch',
+        fetcher: null,
+        cache_hit: 0,
+        tokens: 0,
+        status: 'upstream_timeout',
+        url_host: 'x',
+        duration_ms: 1,
+      });
+      let row = await store.db
+        .selectFrom('accounts')
+        .selectAll()
+        .where('id', '=', account.id)
+        .executeTakeFirstOrThrow();
       assert.equal(row.balance_millis, 2000);
       assert.equal(row.allowance_used_millis, 4100);
 
@@ -116,7 +153,11 @@ for (const backend of DATABASES) {
       if (!store) return;
       const { accounts, credits } = setup(store, { now: NOV_10 });
       await accounts.signup('race@example.com', 'default');
-      const account = await store.db.selectFrom('accounts').select('id').where('email', '=', 'race@example.com').executeTakeFirstOrThrow();
+      const account = await store.db
+        .selectFrom('accounts')
+        .select('id')
+        .where('email', '=', 'race@example.com')
+        .executeTakeFirstOrThrow();
       const results = await Promise.all(Array.from({ length: 40 }, () => credits.reserve(account.id, 1000)));
       assert.equal(results.filter((r) => r.ok).length, 5);
     });
@@ -137,7 +178,7 @@ for (const backend of DATABASES) {
         url_host: i % 5 ? `host${i}.example` : null,
         duration_ms: i % 7,
       });
-      await Promise.all(Array.from({ length: 1234 }, (_, i) => credits.record(row(i))));
+      for (let i = 0; i < 1234; i++) void credits.record(row(i));
       await credits.flushRecords();
       for (let i = 1234; i < 1237; i++) await credits.record(row(i));
       await credits.flushRecords();
@@ -145,7 +186,14 @@ for (const backend of DATABASES) {
       assert.equal(rows.length, 1237);
       for (const [i, stored] of rows.entries()) {
         const { id: _id, ...fields } = stored;
-        assert.deepEqual(fields, { ...row(i), credits_millis: 0, balance_millis: 0, at: NOV_10, credited_millis: 0, item_key: null });
+        assert.deepEqual(fields, {
+          ...row(i),
+          credits_millis: 0,
+          balance_millis: 0,
+          at: NOV_10,
+          credited_millis: 0,
+          item_key: null,
+        });
       }
     });
   });
@@ -155,10 +203,23 @@ test('Postgres: stores in two schemas of one database migrate side by side', asy
   const env = await DATABASES.find((d) => d.name === 'postgres')!.env(t);
   if (typeof env === 'string') return t.skip(env);
   const other = await createPostgresSchema(t);
-  const stores = [createStore({ databaseUrl: env.DATABASE_URL, dataDir: tmpdir() }), createStore({ databaseUrl: other, dataDir: tmpdir() })];
+  const stores = [
+    createStore({ databaseUrl: env.DATABASE_URL, dataDir: tmpdir() }),
+    createStore({ databaseUrl: other, dataDir: tmpdir() }),
+  ];
   t.after(() => Promise.all(stores.map((s) => s.close())));
   await Promise.all(stores.map((s) => s.migrate()));
   for (const store of stores) {
-    await store.db.insertInto('accounts').values({ email: 'same@example.com', plan: 'free', balance_millis: 0, allowance_period: '', allowance_used_millis: 0, created_at: 1 }).execute();
+    await store.db
+      .insertInto('accounts')
+      .values({
+        email: 'same@example.com',
+        plan: 'free',
+        balance_millis: 0,
+        allowance_period: '',
+        allowance_used_millis: 0,
+        created_at: 1,
+      })
+      .execute();
   }
 });

@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
@@ -23,7 +22,12 @@ const REDIS_PREFIX = `fd:test:${randomUUID()}:`; // a run of its own, removed af
 
 /** Null when Redis answers; else why not. */
 async function redisUnavailable(): Promise<string | null> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const probe = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 1_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   let cause: Error | undefined; // the socket error (ECONNREFUSED…) says more than the rejected connect()
   probe.on('error', (error: Error) => (cause ??= error));
   try {
@@ -48,15 +52,31 @@ after(async () => {
   await redis.quit();
 });
 
+/** Time the caches read: tests move it on instead of sleeping. */
+let now = Date.now();
+const clock = { now: () => now };
+
 let sqliteFiles = 0;
 const backends: { name: string; make: () => Cache; skip?: string }[] = [
-  { name: 'memory', make: () => createMemoryCache({ maxEntries: 100 }) },
-  { name: 'sqlite', make: () => createSqliteCache({ path: join(dir, `suite-${sqliteFiles++}`, 'cache.sqlite') }) },
+  { name: 'memory', make: () => createMemoryCache({ maxEntries: 100, clock }) },
+  {
+    name: 'sqlite',
+    make: () => createSqliteCache({ path: join(dir, `suite-${sqliteFiles++}`, 'cache.sqlite'), clock }),
+  },
   {
     name: 'tiered',
-    make: () => createTieredCache(createMemoryCache({ maxEntries: 100 }), createSqliteCache({ path: join(dir, `tiered-${sqliteFiles++}.sqlite`) })),
+    make: () =>
+      createTieredCache(
+        createMemoryCache({ maxEntries: 100, clock }),
+        createSqliteCache({ path: join(dir, `tiered-${sqliteFiles++}.sqlite`), clock }),
+        clock,
+      ),
   },
-  { name: 'redis', make: () => createRedisCache({ url: REDIS_URL, keyPrefix: REDIS_PREFIX }), ...(redisSkip ? { skip: redisSkip } : {}) },
+  {
+    name: 'redis',
+    make: () => createRedisCache({ url: REDIS_URL, keyPrefix: REDIS_PREFIX, clock }),
+    ...(redisSkip ? { skip: redisSkip } : {}),
+  },
 ];
 
 for (const backend of backends) {
@@ -75,9 +95,8 @@ for (const backend of backends) {
 
     test('set then get round-trips the value with storedAt and expiresAt', async () => {
       const k = key();
-      const before = Date.now();
       const stored = await cache.set(k, { title: 'Tomato', tokens: { markdown: 12, text: 10 }, tags: ['a', null] }, 60);
-      assert.ok(stored.storedAt >= before && stored.storedAt <= Date.now());
+      assert.equal(stored.storedAt, now);
       assert.equal(stored.expiresAt, stored.storedAt + 60_000);
       const hit = await cache.get<typeof stored.value>(k);
       assert.deepEqual(hit, stored);
@@ -87,7 +106,9 @@ for (const backend of backends) {
       const k = key();
       await cache.set(k, 'short-lived', 1);
       assert.equal((await cache.get(k))?.value, 'short-lived');
-      await sleep(1_100);
+      now += 999;
+      assert.equal((await cache.get(k))?.value, 'short-lived', 'still there 1 ms before it expires');
+      now += 1;
       assert.equal(await cache.get(k), null);
       assert.equal(await cache.delete(k), false, 'an expired entry is not there to delete');
     });
@@ -137,12 +158,12 @@ describe('sqlite cache', () => {
 
   test('purges expired rows when opened', async () => {
     const path = join(dir, 'purge.sqlite');
-    const cache = createSqliteCache({ path });
+    const cache = createSqliteCache({ path, clock });
     await cache.set('gone', 'soon', 1);
     await cache.set('kept', 'later', 60);
     await cache.close();
-    await sleep(1_100);
-    await createSqliteCache({ path }).close();
+    now += 1_000;
+    await createSqliteCache({ path, clock }).close();
     const db = new Database(path, { readonly: true });
     assert.deepEqual(db.prepare('SELECT key FROM cache').all(), [{ key: 'kept' }]);
     db.close();
@@ -171,11 +192,11 @@ describe('memory cache', () => {
 
 describe('tiered cache', () => {
   test('refills the front from the back, keeping the back entry times', async () => {
-    const front = createMemoryCache({ maxEntries: 10 });
-    const back = createMemoryCache({ maxEntries: 10 });
-    const tiered = createTieredCache(front, back);
+    const front = createMemoryCache({ maxEntries: 10, clock });
+    const back = createMemoryCache({ maxEntries: 10, clock });
+    const tiered = createTieredCache(front, back, clock);
     const stored = await back.set('page', 'from the back', 60);
-    await sleep(5);
+    now += 5; // a refill later than the write must still carry the write's times
     assert.deepEqual(await tiered.get('page'), stored);
     assert.deepEqual((await front.get('page'))?.value, stored, 'the front now holds the back entry');
     await back.delete('page');

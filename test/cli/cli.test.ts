@@ -10,6 +10,7 @@ import { countTokens } from '../../src/tokens/count.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import { REPO_ROOT } from '../helpers/mcp-client.js';
 import { signUp } from '../helpers/accounts.js';
+import { spawnTracked, waitForOutput } from '../helpers/children.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const site = await startFixtureSite();
@@ -19,7 +20,13 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const BASE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, FETCH_ALLOW_PRIVATE_NETWORKS: '1', CACHE_URL: 'memory://' };
+const BASE_ENV = {
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '',
+  DATA_DIR: dataDir,
+  FETCH_ALLOW_PRIVATE_NETWORKS: '1',
+  CACHE_URL: 'memory://',
+};
 
 interface Run {
   code: number | null;
@@ -27,8 +34,19 @@ interface Run {
   stderr: string;
 }
 
+/** Children still running when the file ends (a test that failed mid-run) are killed then. */
+const running = new Set<ReturnType<typeof spawn>>();
+after(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 async function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const child = spawn(process.execPath, ['bin/fetchdown.mjs', ...args], { cwd: REPO_ROOT, env: { ...BASE_ENV, ...env } });
+  const child = spawn(process.execPath, ['bin/fetchdown.mjs', ...args], {
+    cwd: REPO_ROOT,
+    env: { ...BASE_ENV, ...env },
+  });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -121,7 +139,10 @@ test('a bad configuration exits 3 naming the variable', async () => {
 test('--help and --version', async () => {
   const help = await run(['--help']);
   assert.equal(help.code, 0);
-  assert.match(help.stdout, /fetchdown <url> \[--max-tokens N\] \[--format markdown\|text\|json\] \[--links inline\|reference\|none\] \[--images keep\|none\] \[--verbose\]/);
+  assert.match(
+    help.stdout,
+    /fetchdown <url> \[--max-tokens N\] \[--format markdown\|text\|json\] \[--links inline\|reference\|none\] \[--images keep\|none\] \[--verbose\]/,
+  );
   const version = await run(['--version']);
   assert.equal(version.stdout, '1.0.0\n');
 });
@@ -131,7 +152,11 @@ test('remote mode: the fetch goes through the API', async (t) => {
   const { apiKey } = await signUp(api);
   const url = site.url(`/unique/cli-remote-${Date.now()}`);
   // No private-network permission in the CLI's own process: only the API can have fetched the fixture site.
-  const first = await run([url], { FETCH_ALLOW_PRIVATE_NETWORKS: '0', FETCHDOWN_API_URL: api.base, FETCHDOWN_API_KEY: apiKey });
+  const first = await run([url], {
+    FETCH_ALLOW_PRIVATE_NETWORKS: '0',
+    FETCHDOWN_API_URL: api.base,
+    FETCHDOWN_API_KEY: apiKey,
+  });
   assert.equal(first.code, 0, first.stderr);
   assert.match(first.stdout, /Page \/unique\/cli-remote-\d+ served at hit 1/);
   const status = await api.get(`/cache?url=${encodeURIComponent(url)}`);
@@ -141,20 +166,15 @@ test('remote mode: the fetch goes through the API', async (t) => {
   assert.match(refused.stderr, /^fetchdown: Error 401 invalid_api_key: /);
 });
 
-test('serve starts the HTTP API and stops cleanly on SIGTERM', async () => {
-  const child = spawn(process.execPath, ['bin/fetchdown.mjs', 'serve'], { cwd: REPO_ROOT, env: { ...BASE_ENV, PORT: '0', LOG_LEVEL: 'info' } });
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  const deadline = Date.now() + 15000;
-  let base: string | undefined;
-  while (!base && Date.now() < deadline) {
-    base = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.ok(base, out);
+test('serve starts the HTTP API and stops cleanly on SIGTERM', async (t) => {
+  const serve = spawnTracked(t, process.execPath, ['bin/fetchdown.mjs', 'serve'], {
+    cwd: REPO_ROOT,
+    env: { ...BASE_ENV, PORT: '0', LOG_LEVEL: 'info' },
+  });
+  const [, base] = await waitForOutput(serve, /Server listening at (http:\/\/127\.0\.0\.1:\d+)/);
   const health = await fetch(`${base}/health`);
   assert.deepEqual(await health.json(), { status: 'ok' });
-  child.kill('SIGTERM');
-  const [code] = await once(child, 'exit');
-  assert.equal(code, 0);
+  serve.child.kill('SIGTERM');
+  const [code] = await once(serve.child, 'exit');
+  assert.equal(code, 0, serve.output());
 });

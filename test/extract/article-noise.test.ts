@@ -48,16 +48,20 @@ test('author bios, share bars, tag lists and related-story boxes inside the arti
 });
 
 test('a paragraph that is all one link is a teaser; a paragraph with a link in its prose is kept', () => {
-  const teaser = '<p><strong><a href="/other">READ MORE: Council approves the budget for next year after a long debate</a></strong></p>';
-  const prose = '<p>The engineers published <a href="/report">their full report</a> on the damage, which runs to two hundred pages of careful survey work.</p>';
+  const teaser =
+    '<p><strong><a href="/other">READ MORE: Council approves the budget for next year after a long debate</a></strong></p>';
+  const prose =
+    '<p>The engineers published <a href="/report">their full report</a> on the damage, which runs to two hundred pages of careful survey work.</p>';
   const { text } = extract(paragraph(1) + paragraph(2) + teaser + prose + paragraph(3));
   assert.ok(!text.includes('READ MORE'));
   assert.ok(text.includes('The engineers published their full report on the damage'));
 });
 
 test('a list that is mostly links inside the article goes; a list of prose items stays', () => {
-  const links = '<ul><li><a href="/a">Floods close the ring road again this week</a></li><li><a href="/b">Why bridges fail: an engineer explains</a></li><li><a href="/c">Ten photos of the old bridge</a></li></ul>';
-  const steps = '<ul><li>Survey the foundations of each pier before any work starts.</li><li>Replace the damaged stones with matching granite from the quarry.</li></ul>';
+  const links =
+    '<ul><li><a href="/a">Floods close the ring road again this week</a></li><li><a href="/b">Why bridges fail: an engineer explains</a></li><li><a href="/c">Ten photos of the old bridge</a></li></ul>';
+  const steps =
+    '<ul><li>Survey the foundations of each pier before any work starts.</li><li>Replace the damaged stones with matching granite from the quarry.</li></ul>';
   const { text } = extract(paragraph(1) + paragraph(2) + links + steps + paragraph(3));
   assert.ok(!text.includes('ring road'));
   assert.ok(text.includes('Survey the foundations of each pier'));
@@ -108,12 +112,15 @@ test('menus, asides and controls inside the article container go', () => {
 
 test('a trailing line of images without alt text (share icons) is trimmed like a label; a described photo stays', () => {
   const sentence = 'The council voted on Tuesday to rebuild the stone bridge by spring.';
-  const icons = '![](https://cdn.example/fb-icon.png) ![](https://cdn.example/x-icon.png) ![](https://cdn.example/mail-icon.png)';
+  const icons =
+    '![](https://cdn.example/fb-icon.png) ![](https://cdn.example/x-icon.png) ![](https://cdn.example/mail-icon.png)';
   const photo = '![The new bridge at dusk](https://news.example/dusk.jpg)';
   assert.equal(trimShortEdges([sentence, '### Join the conversation', icons].join('\n\n')), sentence);
   assert.equal(trimShortEdges([sentence, photo].join('\n\n')), [sentence, photo].join('\n\n'));
   // Image URLs are not words: a row of eight icons is a label line however long it is.
-  const row = Array.from({ length: 8 }, (_, i) => `[![](https://cdn.example/${i}.png)](https://s.example/${i})`).join(' ');
+  const row = Array.from({ length: 8 }, (_, i) => `[![](https://cdn.example/${i}.png)](https://s.example/${i})`).join(
+    ' ',
+  );
   assert.equal(trimShortEdges([sentence, row].join('\n\n')), sentence);
 });
 
@@ -130,15 +137,23 @@ test('the page-level header and footer go before Readability runs; a header insi
     '<html><head><title>Smalltown library</title></head><body><header class="top"><a href="/">Smalltown Council</a></header>' +
     '<div><h2>Hours</h2><ul><li>Monday to Friday 9 to 17</li><li>Saturday 10 to 14</li></ul></div>' +
     '<footer><a href="/contact">Contact the council</a></footer></body></html>';
-  assert.equal(extractHtml(page, PAGE_URL).markdown, '# Smalltown library\n\n## Hours\n\n- Monday to Friday 9 to 17\n- Saturday 10 to 14');
-  const { text } = extract('<header><p class="standfirst">Engineers finish the work two months early after a dry winter on the river.</p></header>' + BODY);
+  assert.equal(
+    extractHtml(page, PAGE_URL).markdown,
+    '# Smalltown library\n\n## Hours\n\n- Monday to Friday 9 to 17\n- Saturday 10 to 14',
+  );
+  const { text } = extract(
+    '<header><p class="standfirst">Engineers finish the work two months early after a dry winter on the river.</p></header>' +
+      BODY,
+  );
   assert.ok(text.startsWith('Engineers finish the work two months early'), text);
 });
 
 test('a byline in a series of repeated items (posts of a thread) is kept; the article byline goes', () => {
   const post = (author: string, words: string) =>
     `<div class="post"><div class="post-meta"><a href="/u/${author}">${author}</a> wrote on May 3</div><p>${words} ${'and then some more words about the bridge. '.repeat(4)}</p></div>`;
-  const { text } = extract(`<div class="byline">By Jane Roe</div>${BODY}<div class="thread">${post('Ann', 'One')}${post('Bob', 'Two')}${post('Cy', 'Three')}</div>`);
+  const { text } = extract(
+    `<div class="byline">By Jane Roe</div>${BODY}<div class="thread">${post('Ann', 'One')}${post('Bob', 'Two')}${post('Cy', 'Three')}</div>`,
+  );
   assert.ok(!text.includes('Jane Roe'));
   for (const author of ['Ann', 'Bob', 'Cy']) assert.ok(text.includes(author), author);
 });

@@ -9,17 +9,21 @@ import { extractHtml } from '../../src/extract/index.js';
 const TARGET = { f1: 0.97, precision: 0.95, recall: 0.975 };
 const missing = benchmarkDir() === null;
 
-test('extraction scores at least the targets on the 181 benchmark pages', { skip: missing && process.env.CI !== 'true' && 'shared/bench/extraction is not beside this checkout' }, async () => {
-  assert.ok(!missing, 'shared/bench/extraction is not beside this checkout (required under CI=true)');
-  const { pages, truth } = loadBenchmarkPages();
-  const predictions: Predictions = {};
-  for (const page of pages) predictions[page.id] = { articleBody: extractHtml(page.html, page.url).text };
-  const score = await scorePredictions(truth, predictions);
-  const figures = `F1 ${score.f1.toFixed(4)}, P ${score.precision.toFixed(4)}, R ${score.recall.toFixed(4)}`;
-  assert.ok(score.f1 >= TARGET.f1, `F1 below target: ${figures}`);
-  assert.ok(score.precision >= TARGET.precision, `precision below target: ${figures}`);
-  assert.ok(score.recall >= TARGET.recall, `recall below target: ${figures}`);
-  // No page may come back empty: that is a crash or a lost article, not a weak extraction.
-  const empty = pages.filter((page) => predictions[page.id]!.articleBody.trim() === '').map((page) => page.id);
-  assert.deepEqual(empty, []);
-});
+test(
+  'extraction scores at least the targets on the 181 benchmark pages',
+  { skip: missing && process.env.CI !== 'true' && 'shared/bench/extraction is not beside this checkout' },
+  async () => {
+    assert.ok(!missing, 'shared/bench/extraction is not beside this checkout (required under CI=true)');
+    const { pages, truth } = loadBenchmarkPages();
+    const predictions: Predictions = {};
+    for (const page of pages) predictions[page.id] = { articleBody: extractHtml(page.html, page.url).text };
+    const score = await scorePredictions(truth, predictions);
+    const figures = `F1 ${score.f1.toFixed(4)}, P ${score.precision.toFixed(4)}, R ${score.recall.toFixed(4)}`;
+    assert.ok(score.f1 >= TARGET.f1, `F1 below target: ${figures}`);
+    assert.ok(score.precision >= TARGET.precision, `precision below target: ${figures}`);
+    assert.ok(score.recall >= TARGET.recall, `recall below target: ${figures}`);
+    // No page may come back empty: that is a crash or a lost article, not a weak extraction.
+    const empty = pages.filter((page) => predictions[page.id]!.articleBody.trim() === '').map((page) => page.id);
+    assert.deepEqual(empty, []);
+  },
+);

@@ -24,10 +24,20 @@ test('every block type, with table rows, code language and nested list items', (
     {
       type: 'list',
       ordered: false,
-      items: [{ text: 'one', children: [{ type: 'list', ordered: false, items: [{ text: 'one.a' }, { text: 'one.b' }] }] }, { text: 'two' }],
+      items: [
+        { text: 'one', children: [{ type: 'list', ordered: false, items: [{ text: 'one.a' }, { text: 'one.b' }] }] },
+        { text: 'two' },
+      ],
     },
     { type: 'list', ordered: true, start: 3, items: [{ text: 'third' }, { text: 'fourth' }] },
-    { type: 'table', header: ['Name', 'Age'], rows: [['Ann', '31'], ['Bob', '42']] },
+    {
+      type: 'table',
+      header: ['Name', 'Age'],
+      rows: [
+        ['Ann', '31'],
+        ['Bob', '42'],
+      ],
+    },
     { type: 'code', language: 'python', code: 'print("hi")' },
     { type: 'code', language: null, code: 'plain' },
     { type: 'blockquote', text: 'Quoted text\n\nsecond' },

@@ -36,10 +36,17 @@ test('title falls back to <title>, then the first h1; language to Content-Langua
   assert.equal(fromH1.language, null);
 });
 
-test('the page\'s one h1 is the title; else <title> without its site-name suffix', () => {
-  const page = (head: string, body: string) => `<html><head><title>${head}</title></head><body><article>${body}${ARTICLE}</article></body></html>`;
-  assert.equal(extractHtml(page('Gardening Notes | Example Site', '<h1>Growing Tomatoes</h1>'), PAGE_URL).title, 'Growing Tomatoes');
-  assert.equal(extractHtml(page('Gardening Notes | Example Site', '<h1>One</h1><h1>Two</h1>'), PAGE_URL).title, 'Gardening Notes');
+test("the page's one h1 is the title; else <title> without its site-name suffix", () => {
+  const page = (head: string, body: string) =>
+    `<html><head><title>${head}</title></head><body><article>${body}${ARTICLE}</article></body></html>`;
+  assert.equal(
+    extractHtml(page('Gardening Notes | Example Site', '<h1>Growing Tomatoes</h1>'), PAGE_URL).title,
+    'Growing Tomatoes',
+  );
+  assert.equal(
+    extractHtml(page('Gardening Notes | Example Site', '<h1>One</h1><h1>Two</h1>'), PAGE_URL).title,
+    'Gardening Notes',
+  );
   assert.equal(extractHtml(page('Council news — The Daily Bridge', ''), PAGE_URL).title, 'Council news');
   // Too short to stand alone once the suffix is gone: kept whole.
   assert.equal(extractHtml(page('Home - Acme', ''), PAGE_URL).title, 'Home - Acme');
@@ -94,10 +101,14 @@ test('a page in separate sections keeps every section, not the one Readability p
 });
 
 test('an index page made of links keeps its links', () => {
-  const items = Array.from({ length: 12 }, (_, i) => `<li><a href="/projects/${i}">Project number ${i}</a></li>`).join('');
+  const items = Array.from({ length: 12 }, (_, i) => `<li><a href="/projects/${i}">Project number ${i}</a></li>`).join(
+    '',
+  );
   const page = `<html><head><title>Projects</title></head><body>${SITE_HEADER}<h1>Projects</h1><ul>${items}</ul>${SITE_FOOTER}</body></html>`;
   const { markdown } = extractHtml(page, PAGE_URL);
-  const list = Array.from({ length: 12 }, (_, i) => `- [Project number ${i}](https://news.example/projects/${i})`).join('\n');
+  const list = Array.from({ length: 12 }, (_, i) => `- [Project number ${i}](https://news.example/projects/${i})`).join(
+    '\n',
+  );
   assert.equal(markdown, `# Projects\n\n${list}`);
 });
 
@@ -116,7 +127,16 @@ test('a legacy page laid out with nested tables and font tags becomes prose, not
 });
 
 test('never throws, whatever the input', () => {
-  for (const input of ['', '   ', '<<<>>>', '<html>', '</body></html>', '\u0000\u0001binary\uFFFD', '<div>'.repeat(2000), '<script>x</script>']) {
+  for (const input of [
+    '',
+    '   ',
+    '<<<>>>',
+    '<html>',
+    '</body></html>',
+    '\u0000\u0001binary\uFFFD',
+    '<div>'.repeat(2000),
+    '<script>x</script>',
+  ]) {
     const result = extractHtml(input, 'not a url');
     assert.equal(typeof result.markdown, 'string');
     assert.equal(typeof result.text, 'string');

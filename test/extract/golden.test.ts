@@ -14,8 +14,7 @@ const UPDATE = process.env['UPDATE_GOLDEN'] === '1';
  * Cases whose .md is the output we want and the pipeline does not give yet, with the reason. They run as `todo`, and
  * UPDATE_GOLDEN leaves their .md alone.
  */
-const KNOWN_GAPS: Record<string, string> = {
-};
+const KNOWN_GAPS: Record<string, string> = {};
 
 /** The fragment as the whole article of a page with nothing else on it; the title is the case's name. */
 function pageFor(name: string, fragment: string): string {

@@ -9,14 +9,18 @@ const NONE: MarkdownStyle = { links: 'none', images: 'keep' };
 const NO_IMAGES: MarkdownStyle = { links: 'inline', images: 'none' };
 
 describe('code stays as written', () => {
-  const md = 'Para [a](http://a) and `[s](http://s)`.\n\n    [b](http://b)\n\n- item\n\n      [c](http://c)\n\n~~~\n[d](http://d) ![e](http://e)\n~~~';
+  const md =
+    'Para [a](http://a) and `[s](http://s)`.\n\n    [b](http://b)\n\n- item\n\n      [c](http://c)\n\n~~~\n[d](http://d) ![e](http://e)\n~~~';
 
   test('links none', () => {
     assert.equal(restyleMarkdown(md, NONE), md.replace('[a](http://a)', 'a'));
   });
 
   test('links reference and images none', () => {
-    assert.equal(restyleMarkdown(md, { links: 'reference', images: 'none' }), `${md.replace('[a](http://a)', '[a][1]')}\n\n[1]: http://a`);
+    assert.equal(
+      restyleMarkdown(md, { links: 'reference', images: 'none' }),
+      `${md.replace('[a](http://a)', '[a][1]')}\n\n[1]: http://a`,
+    );
   });
 
   test('the default style returns the input itself', () => {
@@ -27,7 +31,10 @@ describe('code stays as written', () => {
 describe('links reference', () => {
   test('one number per distinct URL in order of first appearance; titles go', () => {
     const md = '[a](http://1) [b](http://2) [c](http://1 "Title") [d](http://3)';
-    assert.equal(restyleMarkdown(md, REFERENCE), '[a][1] [b][2] [c][1] [d][3]\n\n[1]: http://1\n[2]: http://2\n[3]: http://3');
+    assert.equal(
+      restyleMarkdown(md, REFERENCE),
+      '[a][1] [b][2] [c][1] [d][3]\n\n[1]: http://1\n[2]: http://2\n[3]: http://3',
+    );
   });
 
   test('brackets, escapes and code in link text; parentheses and spaces in URLs', () => {
@@ -45,17 +52,26 @@ describe('links reference', () => {
 
   test("the publisher's reference links are renumbered and their definitions replaced", () => {
     const md = 'See [text][id] and [1] and [x][1].\n\n[id]: http://id "T"\n[1]: http://other\n\nEnd [e](http://e).';
-    assert.equal(restyleMarkdown(md, REFERENCE), 'See [text][1] and [1][2] and [x][2].\n\nEnd [e][3].\n\n[1]: http://id\n[2]: http://other\n[3]: http://e');
+    assert.equal(
+      restyleMarkdown(md, REFERENCE),
+      'See [text][1] and [1][2] and [x][2].\n\nEnd [e][3].\n\n[1]: http://id\n[2]: http://other\n[3]: http://e',
+    );
   });
 
   test('an image written as a reference is written inline once the definitions are gone', () => {
     const md = '![alt][img] and [![logo][img]](http://l)\n\n[img]: http://i.png "Pic"';
-    assert.equal(restyleMarkdown(md, REFERENCE), '![alt](http://i.png "Pic") and [![logo](http://i.png "Pic")][1]\n\n[1]: http://l');
+    assert.equal(
+      restyleMarkdown(md, REFERENCE),
+      '![alt](http://i.png "Pic") and [![logo](http://i.png "Pic")][1]\n\n[1]: http://l',
+    );
   });
 
   test('links over several lines in quotes and list items keep their markers', () => {
     const md = '> a [b\n> c](http://q) d\n\n- x [y\n  z](http://r)';
-    assert.equal(restyleMarkdown(md, REFERENCE), '> a [b\n> c][1] d\n\n- x [y\n  z][2]\n\n[1]: http://q\n[2]: http://r');
+    assert.equal(
+      restyleMarkdown(md, REFERENCE),
+      '> a [b\n> c][1] d\n\n- x [y\n  z][2]\n\n[1]: http://q\n[2]: http://r',
+    );
   });
 
   test('a link with no text says nothing and goes', () => {
@@ -74,7 +90,10 @@ describe('links none', () => {
   });
 
   test('autolinks become their text; definitions go', () => {
-    assert.equal(restyleMarkdown('<https://x.org> and [t][id].\n\n[id]: http://id\n\nEnd.', NONE), 'https://x.org and t.\n\nEnd.');
+    assert.equal(
+      restyleMarkdown('<https://x.org> and [t][id].\n\n[id]: http://id\n\nEnd.', NONE),
+      'https://x.org and t.\n\nEnd.',
+    );
   });
 
   test('a link in a table cell with an escaped pipe', () => {
@@ -108,7 +127,10 @@ describe('images none', () => {
   });
 
   test('with links none, a linked image goes whole', () => {
-    assert.equal(restyleMarkdown('See [![logo](http://s)](http://home) here.', { links: 'none', images: 'none' }), 'See here.');
+    assert.equal(
+      restyleMarkdown('See [![logo](http://s)](http://home) here.', { links: 'none', images: 'none' }),
+      'See here.',
+    );
   });
 });
 

@@ -65,7 +65,8 @@ test('blockquotes, emphasis and definition lists', () => {
 });
 
 test('links and images are made absolute against the page URL (or its <base>)', () => {
-  const html = '<p>See <a href="../report.pdf">the report</a>, <a href="#notes">the notes</a> and <img src="img/bridge.jpg" alt="The bridge"> <img data-src="/lazy.png" src="data:image/gif;base64,R0lGOD" alt="Lazy"></p>';
+  const html =
+    '<p>See <a href="../report.pdf">the report</a>, <a href="#notes">the notes</a> and <img src="img/bridge.jpg" alt="The bridge"> <img data-src="/lazy.png" src="data:image/gif;base64,R0lGOD" alt="Lazy"></p>';
   assert.equal(
     convert(html),
     'See [the report](https://news.example/2024/report.pdf), [the notes](https://news.example/2024/05/bridge.html#notes) and ' +
@@ -88,7 +89,10 @@ test('data: and javascript: URIs never reach the output', () => {
 });
 
 test('NUL characters from a page never reach the output', () => {
-  const { markdown, text } = extractHtml(articlePage(paragraph(1) + '<p>Null\u0000 inside</p><pre><code>a\u0000b</code></pre>'), PAGE_URL);
+  const { markdown, text } = extractHtml(
+    articlePage(paragraph(1) + '<p>Null\u0000 inside</p><pre><code>a\u0000b</code></pre>'),
+    PAGE_URL,
+  );
   for (const output of [markdown, text]) assert.ok(!output.includes('\u0000'), JSON.stringify(output.slice(-60)));
   assert.ok(markdown.includes('Null inside'));
 });
@@ -123,7 +127,10 @@ function convertFragment(html: string): string {
 
 test('code keeps its text exactly: blank lines, trailing spaces and tabs, in a list item and a quote too', () => {
   const code = 'def first():\n    return 1   \n\n\n\tdef second():\n    return 2';
-  assert.equal(convertFragment(`<p>Before.</p><pre>${code}</pre><p>After.</p>`), `Before.\n\n\`\`\`\n${code}\n\`\`\`\n\nAfter.`);
+  assert.equal(
+    convertFragment(`<p>Before.</p><pre>${code}</pre><p>After.</p>`),
+    `Before.\n\n\`\`\`\n${code}\n\`\`\`\n\nAfter.`,
+  );
   assert.equal(
     convertFragment('<ol><li><p>Run:</p><pre>a\n\n\nb</pre></li></ol><blockquote><pre>x\n\ny</pre></blockquote>'),
     '1. Run:\n\n   ```\n   a\n\n\n   b\n   ```\n\n> ```\n> x\n>\n> y\n> ```',
@@ -131,5 +138,8 @@ test('code keeps its text exactly: blank lines, trailing spaces and tabs, in a l
 });
 
 test('a line break is a backslash hard break, not two trailing spaces that tidying would remove', () => {
-  assert.equal(convertFragment('<p>Town Hall<br>High Street<br></p><ul><li>one<br>two</li></ul>'), 'Town Hall\\\nHigh Street\n\n- one\\\n  two');
+  assert.equal(
+    convertFragment('<p>Town Hall<br>High Street<br></p><ul><li>one<br>two</li></ul>'),
+    'Town Hall\\\nHigh Street\n\n- one\\\n  two',
+  );
 });

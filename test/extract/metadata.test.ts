@@ -44,7 +44,11 @@ describe('JSON-LD', () => {
       '@graph': [
         { '@type': 'WebSite', '@id': 'https://news.example/#website', name: 'Courier Online' },
         { '@type': 'Organization', '@id': 'https://news.example/#org', name: 'Daily Courier' },
-        { '@type': 'ImageObject', '@id': 'https://news.example/#primaryimage', url: 'https://cdn.news.example/bridge.jpg' },
+        {
+          '@type': 'ImageObject',
+          '@id': 'https://news.example/#primaryimage',
+          url: 'https://cdn.news.example/bridge.jpg',
+        },
         { '@type': 'Person', '@id': 'https://news.example/#/person/1', name: 'Jane Roe' },
         {
           '@type': 'WebPage',
@@ -74,7 +78,12 @@ describe('JSON-LD', () => {
       { '@type': 'BreadcrumbList', itemListElement: [] },
       {
         '@type': 'http://schema.org/BlogPosting',
-        author: ['Ann Lee', { '@type': 'Person', name: 'Bo Chan' }, { name: 'Ann Lee' }, { givenName: 'Cy', familyName: 'Diaz' }],
+        author: [
+          'Ann Lee',
+          { '@type': 'Person', name: 'Bo Chan' },
+          { name: 'Ann Lee' },
+          { givenName: 'Cy', familyName: 'Diaz' },
+        ],
         dateCreated: '2023-11-02',
         image: [{ '@type': 'ImageObject', contentUrl: 'https://cdn.example/a.png' }, 'https://cdn.example/b.png'],
       },
@@ -86,7 +95,12 @@ describe('JSON-LD', () => {
   });
 
   test('a WebPage node is used when the page has no article node; the WebSite names the site', () => {
-    const head = ld({ '@graph': [{ '@type': 'WebSite', name: 'Courier Online' }, { '@type': 'AboutPage', datePublished: '2020-01-02', author: 'Team' }] });
+    const head = ld({
+      '@graph': [
+        { '@type': 'WebSite', name: 'Courier Online' },
+        { '@type': 'AboutPage', datePublished: '2020-01-02', author: 'Team' },
+      ],
+    });
     const found = details(head);
     assert.equal(found.siteName, 'Courier Online');
     assert.equal(found.publishedAt, '2020-01-02');
@@ -108,7 +122,8 @@ describe('JSON-LD', () => {
   });
 
   test('entities in JSON-LD strings are decoded and whitespace collapsed', () => {
-    const head = '<script type="application/ld+json">{"@type": "Article", "author": {"name": "  Jane &amp; John\\n O&#8217;Neil "}, "publisher": {"name": "Caf&eacute; Times"}}</script>';
+    const head =
+      '<script type="application/ld+json">{"@type": "Article", "author": {"name": "  Jane &amp; John\\n O&#8217;Neil "}, "publisher": {"name": "Caf&eacute; Times"}}</script>';
     const found = details(head);
     assert.equal(found.author, 'Jane & John O\u2019Neil');
     // Named entities outside the common few stay as written.
@@ -135,12 +150,23 @@ describe('JSON-LD that is malformed or unusable', () => {
     for (const value of [null, 42, 'text', [], [null, 1, 'x'], { '@graph': 'no' }, { '@type': 7, author: 'X' }]) {
       assert.deepEqual(details(ld(value)), NO_DETAILS, JSON.stringify(value));
     }
-    const odd = details(ld({ '@type': 'Article', author: [42, { name: 7 }, [['nested']]], datePublished: 20240305, image: { url: false }, publisher: 'Plain' }));
+    const odd = details(
+      ld({
+        '@type': 'Article',
+        author: [42, { name: 7 }, [['nested']]],
+        datePublished: 20240305,
+        image: { url: false },
+        publisher: 'Plain',
+      }),
+    );
     assert.deepEqual(odd, { ...NO_DETAILS, siteName: 'Plain' });
   });
 
   test('nodes of other types (products, breadcrumbs) say nothing about the page', () => {
-    assert.deepEqual(details(ld({ '@type': 'Product', name: 'Kettle', image: 'https://shop.example/k.jpg', author: 'Acme' })), NO_DETAILS);
+    assert.deepEqual(
+      details(ld({ '@type': 'Product', name: 'Kettle', image: 'https://shop.example/k.jpg', author: 'Acme' })),
+      NO_DETAILS,
+    );
   });
 
   test('a block over 1 MB is not parsed; smaller ones are', () => {
@@ -150,7 +176,11 @@ describe('JSON-LD that is malformed or unusable', () => {
   });
 
   test('a catalogue of thousands of nodes is read in bounded time', () => {
-    const items = Array.from({ length: 20_000 }, (_, i) => ({ '@type': 'Product', '@id': `#p${i}`, name: `Item ${i}` }));
+    const items = Array.from({ length: 20_000 }, (_, i) => ({
+      '@type': 'Product',
+      '@id': `#p${i}`,
+      name: `Item ${i}`,
+    }));
     const started = performance.now();
     assert.deepEqual(details(ld({ '@graph': [...items, article] })), NO_DETAILS);
     assert.ok(performance.now() - started < 1000);
@@ -178,19 +208,25 @@ describe('meta and link elements', () => {
   });
 
   test('og:url is the canonical URL when there is no link; twitter:image the image when there is no og:image', () => {
-    const found = details('<meta property="og:url" content="https://news.example/og-url"><meta name="twitter:image" content="https://cdn.example/t.jpg">');
+    const found = details(
+      '<meta property="og:url" content="https://news.example/og-url"><meta name="twitter:image" content="https://cdn.example/t.jpg">',
+    );
     assert.equal(found.canonicalUrl, 'https://news.example/og-url');
     assert.equal(found.image, 'https://cdn.example/t.jpg');
   });
 
   test('relative URLs resolve against <base>', () => {
-    const found = details('<base href="https://static.example/site/"><meta property="og:image" content="og.jpg"><link rel="canonical" href="page">');
+    const found = details(
+      '<base href="https://static.example/site/"><meta property="og:image" content="og.jpg"><link rel="canonical" href="page">',
+    );
     assert.equal(found.image, 'https://static.example/site/og.jpg');
     assert.equal(found.canonicalUrl, 'https://static.example/site/page');
   });
 
   test('a profile URL is no author name; the next meta is used', () => {
-    const found = details('<meta property="article:author" content="https://www.facebook.com/jane.roe"><meta name="author" content="Jane Roe">');
+    const found = details(
+      '<meta property="article:author" content="https://www.facebook.com/jane.roe"><meta name="author" content="Jane Roe">',
+    );
     assert.equal(found.author, 'Jane Roe');
   });
 
@@ -210,11 +246,17 @@ describe('meta and link elements', () => {
     assert.equal(details('<meta property="og:image" content="javascript:alert(1)">').image, null);
     assert.equal(details('<meta property="og:image" content="data:image/png;base64,iVBORw0KGgo=">').image, null);
     assert.equal(details(`<link rel="canonical" href="https://news.example/${'a'.repeat(3000)}">`).canonicalUrl, null);
-    assert.equal(details(ld({ '@type': 'Article', image: 'javascript:alert(1)' }) + '<meta property="og:image" content="/ok.jpg">').image, 'https://news.example/ok.jpg');
+    assert.equal(
+      details(ld({ '@type': 'Article', image: 'javascript:alert(1)' }) + '<meta property="og:image" content="/ok.jpg">')
+        .image,
+      'https://news.example/ok.jpg',
+    );
   });
 
   test('an unreadable date falls through to the next source', () => {
-    const found = details('<meta property="article:published_time" content="yesterday"><meta name="dc.date" content="2019-05-06">');
+    const found = details(
+      '<meta property="article:published_time" content="yesterday"><meta name="dc.date" content="2019-05-06">',
+    );
     assert.equal(found.publishedAt, '2019-05-06');
   });
 
@@ -224,7 +266,10 @@ describe('meta and link elements', () => {
     assert.match(found.siteName!, /^Courier Courier .*Courier…$/);
     const authors = Array.from({ length: 80 }, (_, i) => `Author Number ${i}`);
     const joined = details(ld({ '@type': 'Article', author: authors })).author!;
-    assert.ok(joined.length <= 300 && joined.startsWith('Author Number 0, Author Number 1, ') && joined.endsWith('…'), joined);
+    assert.ok(
+      joined.length <= 300 && joined.startsWith('Author Number 0, Author Number 1, ') && joined.endsWith('…'),
+      joined,
+    );
   });
 });
 
@@ -233,20 +278,41 @@ describe('the body: microdata, bylines and <time>', () => {
     const body =
       '<article><div itemprop="author" itemscope><img src="/a.jpg" alt=""><span itemprop="name">Jane Roe</span></div>' +
       '<meta itemprop="datePublished" content="2024-03-05T08:00:00-05:00"><p>Body.</p></article>';
-    assert.deepEqual(details('', body), { ...NO_DETAILS, author: 'Jane Roe', publishedAt: '2024-03-05T08:00:00-05:00' });
+    assert.deepEqual(details('', body), {
+      ...NO_DETAILS,
+      author: 'Jane Roe',
+      publishedAt: '2024-03-05T08:00:00-05:00',
+    });
   });
 
   test('a byline element: "By" and a trailing date are not the name; a more exact element inside it wins', () => {
     assert.equal(details('', '<div class="article-byline">By Jane Roe · 5 min read</div>').author, 'Jane Roe');
-    assert.equal(details('', '<p class="Byline">By <span class="byline__name">Bo Chan</span> and the desk, March 5</p>').author, 'Bo Chan');
+    assert.equal(
+      details('', '<p class="Byline">By <span class="byline__name">Bo Chan</span> and the desk, March 5</p>').author,
+      'Bo Chan',
+    );
   });
 
   test('a byline read as a reader sees it: lines apart, <time> left out, a lone "By" is no name', () => {
-    assert.equal(details('', '<h3 class="byline">by Jeff Foust<br><span class="datetime">Monday, November 18, 2019</span></h3>').author, 'Jeff Foust');
-    assert.equal(details('', '<div class="byline"><time datetime="2024-03-05">5 March</time> By Jane Roe</div>').author, 'Jane Roe');
-    const split = '<div class="byline-section"><div class="attribution">Courier wire services</div><div class="date">Published 11:11 PM</div></div>';
+    assert.equal(
+      details('', '<h3 class="byline">by Jeff Foust<br><span class="datetime">Monday, November 18, 2019</span></h3>')
+        .author,
+      'Jeff Foust',
+    );
+    assert.equal(
+      details('', '<div class="byline"><time datetime="2024-03-05">5 March</time> By Jane Roe</div>').author,
+      'Jane Roe',
+    );
+    const split =
+      '<div class="byline-section"><div class="attribution">Courier wire services</div><div class="date">Published 11:11 PM</div></div>';
     assert.equal(details('', split).author, 'Courier wire services');
-    assert.equal(details('', '<h6 class="byline"><em class="byline__by">By </em><a><span class="byline__author">Carrie Arnold</span></a></h6>').author, 'Carrie Arnold');
+    assert.equal(
+      details(
+        '',
+        '<h6 class="byline"><em class="byline__by">By </em><a><span class="byline__author">Carrie Arnold</span></a></h6>',
+      ).author,
+      'Carrie Arnold',
+    );
   });
 
   test('comments and comment forms have authors and dates of their own', () => {
@@ -258,24 +324,37 @@ describe('the body: microdata, bylines and <time>', () => {
   });
 
   test('rel=author is trusted over a byline class', () => {
-    const body = '<div class="byline">Staff report</div><p>Written by <a rel="author" href="/staff/jane">Jane Roe</a></p>';
+    const body =
+      '<div class="byline">Staff report</div><p>Written by <a rel="author" href="/staff/jane">Jane Roe</a></p>';
     assert.equal(details('', body).author, 'Jane Roe');
   });
 
   test('an author bio is no name', () => {
-    const bio = '<div class="author-bio">Jane Roe has covered the council for the Courier since 2009 and writes about rivers, roads and the people who mend them.</div>';
+    const bio =
+      '<div class="author-bio">Jane Roe has covered the council for the Courier since 2009 and writes about rivers, roads and the people who mend them.</div>';
     assert.equal(details('', bio).author, null);
   });
 
   test('<time datetime> counts inside the article or a byline, not elsewhere on the page', () => {
     const sidebar = '<aside><time datetime="2020-01-01">Old post</time></aside>';
     assert.equal(details('', `${sidebar}<p>Body.</p>`).publishedAt, null);
-    assert.equal(details('', `${sidebar}<article><time datetime="2024-03-05T10:00">5 March</time><p>Body.</p></article>`).publishedAt, '2024-03-05T10:00:00');
-    assert.equal(details('', `${sidebar}<div class="byline">By Jane Roe, <time datetime="2024-03-06">6 March</time></div>`).publishedAt, '2024-03-06');
+    assert.equal(
+      details('', `${sidebar}<article><time datetime="2024-03-05T10:00">5 March</time><p>Body.</p></article>`)
+        .publishedAt,
+      '2024-03-05T10:00:00',
+    );
+    assert.equal(
+      details('', `${sidebar}<div class="byline">By Jane Roe, <time datetime="2024-03-06">6 March</time></div>`)
+        .publishedAt,
+      '2024-03-06',
+    );
   });
 
   test('the head is trusted over the body', () => {
-    const found = details('<meta name="author" content="Jane Roe"><meta name="dc.date" content="2024-03-05">', '<div class="byline">By Bo Chan</div><article><time datetime="2020-01-01"></time></article>');
+    const found = details(
+      '<meta name="author" content="Jane Roe"><meta name="dc.date" content="2024-03-05">',
+      '<div class="byline">By Bo Chan</div><article><time datetime="2020-01-01"></time></article>',
+    );
     assert.equal(found.author, 'Jane Roe');
     assert.equal(found.publishedAt, '2024-03-05');
   });
@@ -291,7 +370,12 @@ test('extractHtml carries the details, with JSON-LD read from the raw page', () 
     '<link rel="canonical" href="https://news.example/bridge"></head><body><article><h1>Bridge</h1>' +
     '<p>The town council decided to rebuild the old stone bridge over the river after the spring floods.</p></article></body></html>';
   const result = extractHtml(html, PAGE_URL);
-  assert.deepEqual(result.details, { ...NO_DETAILS, author: 'Jane Roe', publishedAt: '2024-03-05', canonicalUrl: 'https://news.example/bridge' });
+  assert.deepEqual(result.details, {
+    ...NO_DETAILS,
+    author: 'Jane Roe',
+    publishedAt: '2024-03-05',
+    canonicalUrl: 'https://news.example/bridge',
+  });
   assert.ok(!result.markdown.includes('NewsArticle'), 'JSON-LD is not content');
 });
 

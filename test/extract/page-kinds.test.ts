@@ -18,10 +18,19 @@ function assertContains(markdown: string, kept: string[], dropped: string[]) {
 test('documentation: every section, its code with the language and its table; no sidebar, breadcrumbs or pager', () => {
   const { markdown, title } = extractKind('docs');
   assert.equal(title, 'Configuration');
-  assert.deepEqual(markdown.match(/^#+ .*$/gm), ['# Configuration', '## The settings file', '## Keys', '## Environment variables']);
+  assert.deepEqual(markdown.match(/^#+ .*$/gm), [
+    '# Configuration',
+    '## The settings file',
+    '## Keys',
+    '## Environment variables',
+  ]);
   assertContains(
     markdown,
-    ['```toml\n[server]\nport = 8080\nworkers = 4\n```', '| port | 8080 | TCP port to listen on |', 'Environment variables win over the file.'],
+    [
+      '```toml\n[server]\nport = 8080\nworkers = 4\n```',
+      '| port | 8080 | TCP port to listen on |',
+      'Environment variables win over the file.',
+    ],
     ['Quick start', 'Changelog', 'Search the docs', '›', 'Plugins »', 'MIT'],
   );
 });
@@ -31,14 +40,31 @@ test('product page: name, price, stock, features, description and specifications
   assert.equal(description, 'Waterproof leather hiking boot with a Vibram sole.');
   assertContains(
     markdown,
-    ['# Trailrunner 2 hiking boot', '€149.00', 'In stock: ships in 2 days', '- Vibram Megagrip sole', 'keeps water out', 'Vibram Megagrip', '10 mm'],
+    [
+      '# Trailrunner 2 hiking boot',
+      '€149.00',
+      'In stock: ships in 2 days',
+      '- Vibram Megagrip sole',
+      'keeps water out',
+      'Vibram Megagrip',
+      '10 mm',
+    ],
     ['cookies', 'Add to cart', 'Customers also bought', 'Merino hiking socks', 'Imprint', 'Cart (0)'],
   );
 });
 
 test('forum thread: every post, each with who wrote it and when; no suggested topics', () => {
   const { markdown } = extractKind('forum');
-  const posts = ['maria\\_bakes', 'Is it dead?', 'oldbaker', 'Not dead, just hungry', 'lin', 'Warmer spot', 'Mar 6', 'smells of yoghurt'];
+  const posts = [
+    'maria\\_bakes',
+    'Is it dead?',
+    'oldbaker',
+    'Not dead, just hungry',
+    'lin',
+    'Warmer spot',
+    'Mar 6',
+    'smells of yoghurt',
+  ];
   let from = 0;
   for (const part of posts) {
     const at = markdown.indexOf(part, from);
@@ -50,10 +76,19 @@ test('forum thread: every post, each with who wrote it and when; no suggested to
 
 test('section front: every story title (linked) with its summary; no pager or most-read box', () => {
   const { markdown } = extractKind('listing');
-  for (const [slug, headline] of [['comet', 'A comet returns after 80,000 years'], ['bees', 'Bees can count to four'], ['ice', 'Antarctic ice reaches a record low'], ['fusion', 'Fusion reactor runs for six minutes']]) {
+  for (const [slug, headline] of [
+    ['comet', 'A comet returns after 80,000 years'],
+    ['bees', 'Bees can count to four'],
+    ['ice', 'Antarctic ice reaches a record low'],
+    ['fusion', 'Fusion reactor runs for six minutes'],
+  ]) {
     assert.ok(markdown.includes(`[${headline}](https://site.example/science/${slug})`), headline);
   }
-  assertContains(markdown, ['visible to the naked eye', 'previous record for a tokamak'], ['Next page', 'Most read', 'Storm closes', 'Copyright']);
+  assertContains(
+    markdown,
+    ['visible to the naked eye', 'previous record for a tokamak'],
+    ['Next page', 'Most read', 'Storm closes', 'Copyright'],
+  );
 });
 
 test('search results: every result with its link and snippet; no search box, tabs or pager', () => {

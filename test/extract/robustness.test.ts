@@ -21,9 +21,15 @@ test('string passes stay linear on pathological input', () => {
   assertFast('stripInertMarkup, unclosed <svg>', () => stripInertMarkup('<svg>'.repeat(200_000)));
   assertFast('stripInertMarkup, unclosed <script>', () => stripInertMarkup('<script>'.repeat(200_000)));
   assertFast('tidyMarkdown, long run of spaces', () => tidyMarkdown(`${' '.repeat(200_000)}x`));
-  assertFast('resolveMarkdownUrls, unclosed targets', () => resolveMarkdownUrls('[a](<'.repeat(100_000), 'https://x.example/'));
-  assertFast('tidyMarkdown, quote markers before a fence', () => tidyMarkdown(`${'> '.repeat(100_000)}\`\`\`x\n${'> '.repeat(100_000)}`));
-  assertFast('convertToMarkdown, a paragraph of line breaks', () => convertToMarkdown(`<p>${'a  b<br>'.repeat(50_000)}</p>`));
+  assertFast('resolveMarkdownUrls, unclosed targets', () =>
+    resolveMarkdownUrls('[a](<'.repeat(100_000), 'https://x.example/'),
+  );
+  assertFast('tidyMarkdown, quote markers before a fence', () =>
+    tidyMarkdown(`${'> '.repeat(100_000)}\`\`\`x\n${'> '.repeat(100_000)}`),
+  );
+  assertFast('convertToMarkdown, a paragraph of line breaks', () =>
+    convertToMarkdown(`<p>${'a  b<br>'.repeat(50_000)}</p>`),
+  );
   assertFast('convertToMarkdown, quotes and lists nested deep', () =>
     convertToMarkdown(`${'<blockquote><ul><li>a'.repeat(150)}${'</li></ul></blockquote>'.repeat(150)}`),
   );
@@ -31,7 +37,9 @@ test('string passes stay linear on pathological input', () => {
 
 test('script, style, svg and comments are cut before parsing; an unclosed script ends the page', () => {
   assert.equal(
-    stripInertMarkup('a<SCRIPT type="x">if (a<b) {}</script >b<!-- note -->c<style>p{}</style>d<svg><path/></svg>e<script>open'),
+    stripInertMarkup(
+      'a<SCRIPT type="x">if (a<b) {}</script >b<!-- note -->c<style>p{}</style>d<svg><path/></svg>e<script>open',
+    ),
     'abcde',
   );
 });

@@ -32,7 +32,10 @@ test('markdownToText strips headings, emphasis, links, images, escapes and entit
 });
 
 test('contentFromMarkdown takes the title from the first H1 and tidies the text', () => {
-  const content = contentFromMarkdown('\uFEFFIntro line\n\n# Real title\n\n\n\nBody with [link](https://x.example).   \n', 'https://x.example/a.md');
+  const content = contentFromMarkdown(
+    '\uFEFFIntro line\n\n# Real title\n\n\n\nBody with [link](https://x.example).   \n',
+    'https://x.example/a.md',
+  );
   assert.equal(content.title, 'Real title');
   assert.equal(content.markdown, 'Intro line\n\n# Real title\n\nBody with [link](https://x.example).');
   assert.equal(content.text, 'Intro line\n\nReal title\n\nBody with link.');

@@ -1,10 +1,16 @@
 // The app-shell detector: script-rendered pages go to the browser; short real pages and server-rendered apps do not.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { appShellReason, detectAppShell, readShellSignals, SHELL_MAX_TEXT_CHARS } from '../../src/fetchers/app-shell.js';
+import {
+  appShellReason,
+  detectAppShell,
+  readShellSignals,
+  SHELL_MAX_TEXT_CHARS,
+} from '../../src/fetchers/app-shell.js';
 import { APP_SHELL_HTML } from '../helpers/fixture-fetchers.js';
 
-const page = (body: string, head = '') => `<!doctype html><html><head><title>T</title>${head}</head><body>${body}</body></html>`;
+const page = (body: string, head = '') =>
+  `<!doctype html><html><head><title>T</title>${head}</head><body>${body}</body></html>`;
 
 describe('shells', () => {
   test('create-react-app: empty #root and a noscript', () => {
@@ -17,8 +23,18 @@ describe('shells', () => {
     ['Vue/Vite #app', page('<div id="app"></div><script type="module" src="/assets/index.js"></script>')],
     ['Angular', page('<app-root></app-root><script src="main.js" type="module"></script>')],
     ['only a script', page('<script>document.body.innerHTML = "<p>" + "x".repeat(10) + "</p>"</script>')],
-    ['a noscript that asks for JavaScript', page('<noscript>Please enable JavaScript to view this site.</noscript><div class="spinner">Loading…</div><script src="/b.js"></script>')],
-    ['a big inline bootstrap', page(`<header>Menu Home About Contact Careers Press</header><div id="mount"></div><script>${'var a=1;'.repeat(2000)}</script>`)],
+    [
+      'a noscript that asks for JavaScript',
+      page(
+        '<noscript>Please enable JavaScript to view this site.</noscript><div class="spinner">Loading…</div><script src="/b.js"></script>',
+      ),
+    ],
+    [
+      'a big inline bootstrap',
+      page(
+        `<header>Menu Home About Contact Careers Press</header><div id="mount"></div><script>${'var a=1;'.repeat(2000)}</script>`,
+      ),
+    ],
   ] as const) {
     test(name, () => assert.ok(detectAppShell(html), name));
   }
@@ -27,11 +43,32 @@ describe('shells', () => {
 describe('not shells', () => {
   for (const [name, html] of [
     ['a short real page without scripts', page('<h1>Subscribed</h1><p>Thanks, you are now subscribed.</p>')],
-    ['a short real page with analytics', page('<div id="root"><p>This guide has moved to the new tomato section of the site; the old address keeps working.</p></div>', '<script async src="https://a.invalid/gtag.js"></script><script>window.dataLayer=[];function gtag(){dataLayer.push(arguments)}gtag("js",new Date());</script>')],
+    [
+      'a short real page with analytics',
+      page(
+        '<div id="root"><p>This guide has moved to the new tomato section of the site; the old address keeps working.</p></div>',
+        '<script async src="https://a.invalid/gtag.js"></script><script>window.dataLayer=[];function gtag(){dataLayer.push(arguments)}gtag("js",new Date());</script>',
+      ),
+    ],
     ['an empty page without scripts (nothing could render more)', page('')],
-    ['server-rendered Next.js with a large data island', page(`<div id="__next"><article><p>${'Real server-rendered words. '.repeat(20)}</p></article></div><script id="__NEXT_DATA__" type="application/json">${'{"x":"' + 'y'.repeat(50000) + '"}'}</script><script src="/_next/main.js"></script>`)],
-    ['a long article with big inline ad scripts', page(`<article>${'<p>Plenty of text in this article. </p>'.repeat(60)}</article><script>${'ads();'.repeat(20000)}</script>`)],
-    ['an empty mount point on a page with real text', page(`<div id="root"></div><article>${'<p>Server rendered content that is real. </p>'.repeat(10)}</article><script src="/x.js"></script>`)],
+    [
+      'server-rendered Next.js with a large data island',
+      page(
+        `<div id="__next"><article><p>${'Real server-rendered words. '.repeat(20)}</p></article></div><script id="__NEXT_DATA__" type="application/json">${'{"x":"' + 'y'.repeat(50000) + '"}'}</script><script src="/_next/main.js"></script>`,
+      ),
+    ],
+    [
+      'a long article with big inline ad scripts',
+      page(
+        `<article>${'<p>Plenty of text in this article. </p>'.repeat(60)}</article><script>${'ads();'.repeat(20000)}</script>`,
+      ),
+    ],
+    [
+      'an empty mount point on a page with real text',
+      page(
+        `<div id="root"></div><article>${'<p>Server rendered content that is real. </p>'.repeat(10)}</article><script src="/x.js"></script>`,
+      ),
+    ],
   ] as const) {
     test(name, () => assert.equal(detectAppShell(html), null));
   }
@@ -45,7 +82,11 @@ describe('not shells', () => {
   });
 
   test('script, style, template and JSON islands are not visible text', () => {
-    const signals = readShellSignals(page('<script>var words = "lots of words here"</script><style>.a{}</style><template><p>hidden words</p></template><p>Hi</p>'));
+    const signals = readShellSignals(
+      page(
+        '<script>var words = "lots of words here"</script><style>.a{}</style><template><p>hidden words</p></template><p>Hi</p>',
+      ),
+    );
     assert.equal(signals.textChars, 2);
     assert.equal(signals.inlineScriptBytes, 'var words = "lots of words here"'.length);
   });

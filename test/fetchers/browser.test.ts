@@ -8,7 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CHROMIUM_FLAGS, createBrowserPool, remoteEndpoint, type BrowserPool } from '../../src/fetchers/browser-pool.js';
+import {
+  CHROMIUM_FLAGS,
+  createBrowserPool,
+  remoteEndpoint,
+  type BrowserPool,
+} from '../../src/fetchers/browser-pool.js';
 import { createBrowserFetcher } from '../../src/fetchers/browser.js';
 import type { Fetcher } from '../../src/fetchers/types.js';
 import { createAddressPolicy, type AddressPolicy } from '../../src/net/guard.js';
@@ -22,8 +27,13 @@ let policy: AddressPolicy;
 let rebindLookups = 0;
 const pools: BrowserPool[] = [];
 
-/** A pool and fetcher with the test policy: 127.0.0.1 counts as public, everything else (127.0.0.2 above all) as private. */
-function makeFetcher(options: { size?: number; queueMax?: number; chromiumPath?: string; timeoutMs?: number; waitMs?: number } = {}): { pool: BrowserPool; fetcher: Fetcher } {
+/**
+ * A pool and fetcher with the test policy: 127.0.0.1 counts as public, everything else (127.0.0.2 above all) as
+ * private.
+ */
+function makeFetcher(
+  options: { size?: number; queueMax?: number; chromiumPath?: string; timeoutMs?: number; waitMs?: number } = {},
+): { pool: BrowserPool; fetcher: Fetcher } {
   const pool = createBrowserPool({
     policy,
     size: options.size ?? 2,
@@ -33,7 +43,16 @@ function makeFetcher(options: { size?: number; queueMax?: number; chromiumPath?:
     acquireTimeoutMs: 10_000,
   });
   pools.push(pool);
-  return { pool, fetcher: createBrowserFetcher({ pool, policy, waitMs: options.waitMs ?? 4000, timeoutMs: options.timeoutMs ?? 10_000, maxBytes: 1 << 20 }) };
+  return {
+    pool,
+    fetcher: createBrowserFetcher({
+      pool,
+      policy,
+      waitMs: options.waitMs ?? 4000,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      maxBytes: 1 << 20,
+    }),
+  };
 }
 
 const skip = browserSkip();
@@ -52,7 +71,8 @@ if (!skip) {
       isBlocked: (ip) => ip !== '127.0.0.1',
       // rebind.test: the first answer is allowed, every later one is the internal address.
       resolveHost: async (hostname) => {
-        if (hostname === 'rebind.test') return [{ address: rebindLookups++ === 0 ? '127.0.0.1' : '127.0.0.2', family: 4 }];
+        if (hostname === 'rebind.test')
+          return [{ address: rebindLookups++ === 0 ? '127.0.0.1' : '127.0.0.2', family: 4 }];
         throw Object.assign(new Error(`no such host ${hostname}`), { code: 'ENOTFOUND' });
       },
     });
@@ -103,7 +123,9 @@ describe('browser fetcher', SUITE, () => {
     const direct = await shared.fetcher.fetch(new URL(secret.url('/')));
     assert.ok(!direct.ok);
     assert.equal(direct.failure.code, 'blocked_url');
-    const redirected = await shared.fetcher.fetch(new URL(site.url(`/redirect?to=${encodeURIComponent(secret.url('/'))}`)));
+    const redirected = await shared.fetcher.fetch(
+      new URL(site.url(`/redirect?to=${encodeURIComponent(secret.url('/'))}`)),
+    );
     assert.ok(!redirected.ok);
     assert.equal(redirected.failure.code, 'blocked_url');
     assert.equal(secret.hits(), 0);
@@ -143,10 +165,15 @@ describe('browser pool', SUITE, () => {
 
   test('a full queue answers fetcher_unavailable (busy) at once instead of waiting', async () => {
     const { fetcher } = makeFetcher({ size: 1, queueMax: 0 });
-    const [first, second] = await Promise.all([fetcher.fetch(new URL(site.url('/app-shell'))), fetcher.fetch(new URL(site.url('/app-shell')))]);
+    const [first, second] = await Promise.all([
+      fetcher.fetch(new URL(site.url('/app-shell'))),
+      fetcher.fetch(new URL(site.url('/app-shell'))),
+    ]);
     const failed = [first, second].filter((r) => !r.ok);
     assert.equal(failed.length, 1);
-    assert.ok(!failed[0]!.ok && failed[0]!.failure.code === 'fetcher_unavailable' && /busy/.test(failed[0]!.failure.detail));
+    assert.ok(
+      !failed[0]!.ok && failed[0]!.failure.code === 'fetcher_unavailable' && /busy/.test(failed[0]!.failure.detail),
+    );
   });
 
   test('after the browser dies, the next page starts a new one', async () => {
@@ -192,16 +219,23 @@ describe('remote browser over CDP (BROWSER_WS_ENDPOINT)', SUITE, () => {
       url: 'wss://browser.example/chromium?stealth=1&token=k3y',
       headers: { authorization: 'Bearer k3y' },
     });
-    assert.deepEqual(remoteEndpoint('ws://127.0.0.1:9222/devtools/browser/x'), { url: 'ws://127.0.0.1:9222/devtools/browser/x', headers: {} });
+    assert.deepEqual(remoteEndpoint('ws://127.0.0.1:9222/devtools/browser/x'), {
+      url: 'ws://127.0.0.1:9222/devtools/browser/x',
+      headers: {},
+    });
   });
 
   test('pages render in the remote browser, and the route guard still refuses internal addresses', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-cdp-'));
     // Its own process group, so the renderers and helpers it starts end with it and stop writing to dataDir.
-    const chromium = spawn(CHROMIUM_PATH, [...CHROMIUM_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${dataDir}`, 'about:blank'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      detached: true,
-    });
+    const chromium = spawn(
+      CHROMIUM_PATH,
+      [...CHROMIUM_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${dataDir}`, 'about:blank'],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        detached: true,
+      },
+    );
     try {
       const endpoint = await new Promise<string>((resolve, reject) => {
         let seen = '';
@@ -212,7 +246,15 @@ describe('remote browser over CDP (BROWSER_WS_ENDPOINT)', SUITE, () => {
         });
         chromium.once('exit', (code) => reject(new Error(`chromium exited with ${code}: ${seen.slice(-500)}`)));
       });
-      const pool = createBrowserPool({ policy, size: 1, queueMax: 2, chromiumPath: '/nonexistent', wsEndpoint: endpoint, userAgent: 'FetchdownBot/1.0 (test)', acquireTimeoutMs: 10_000 });
+      const pool = createBrowserPool({
+        policy,
+        size: 1,
+        queueMax: 2,
+        chromiumPath: '/nonexistent',
+        wsEndpoint: endpoint,
+        userAgent: 'FetchdownBot/1.0 (test)',
+        acquireTimeoutMs: 10_000,
+      });
       pools.push(pool);
       const fetcher = createBrowserFetcher({ pool, policy, waitMs: 4000, timeoutMs: 10_000, maxBytes: 1 << 20 });
       assert.equal(fetcher.unavailable(), null, 'no local Chromium is needed');

@@ -38,12 +38,15 @@ after(async () => {
 function viaProxy(url: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
   const { hostname, port } = new URL(proxy.url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, path: url, method: 'GET', headers: { host: new URL(url).host } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = httpRequest(
+      { host: hostname, port, path: url, method: 'GET', headers: { host: new URL(url).host } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -53,7 +56,9 @@ function viaProxy(url: string): Promise<{ status: number; headers: IncomingHttpH
 function tunnel(hostPort: string): Promise<string> {
   const { port } = new URL(proxy.url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => socket.write(`CONNECT ${hostPort} HTTP/1.1\r\nHost: ${hostPort}\r\n\r\n`));
+    const socket = connect(Number(port), '127.0.0.1', () =>
+      socket.write(`CONNECT ${hostPort} HTTP/1.1\r\nHost: ${hostPort}\r\n\r\n`),
+    );
     socket.once('data', (chunk) => {
       resolve(chunk.toString('latin1').split('\r\n')[0]!);
       socket.destroy();

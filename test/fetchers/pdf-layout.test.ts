@@ -4,24 +4,43 @@ import { describe, test } from 'node:test';
 import { buildLines, joinLines, layoutPages, type TextRun } from '../../src/fetchers/pdf-layout.js';
 
 /** A run at (x, y) in size `size`; width ~0.5 em per character, as in a proportional font. */
-const run = (str: string, x: number, y: number, size = 10, eol = false): TextRun => ({ str, x, y, size, width: str.length * size * 0.5, eol });
+const run = (str: string, x: number, y: number, size = 10, eol = false): TextRun => ({
+  str,
+  x,
+  y,
+  size,
+  width: str.length * size * 0.5,
+  eol,
+});
 
 /** Lines of body text down a column from y, 12 pt apart. */
-const column = (lines: string[], x: number, y: number, size = 10) => lines.map((text, i) => run(text, x, y - i * 12, size, true));
+const column = (lines: string[], x: number, y: number, size = 10) =>
+  lines.map((text, i) => run(text, x, y - i * 12, size, true));
 
 describe('joinLines', () => {
-  test('re-joins a word hyphenated at the line end', () => assert.equal(joinLines(['its fruit never sweet-', 'ens properly']), 'its fruit never sweetens properly'));
+  test('re-joins a word hyphenated at the line end', () =>
+    assert.equal(joinLines(['its fruit never sweet-', 'ens properly']), 'its fruit never sweetens properly'));
   test('keeps the hyphen of a compound the document writes elsewhere', () =>
     assert.equal(joinLines(['a south-', 'facing balcony'], new Set(['south-facing'])), 'a south-facing balcony'));
-  test('keeps a hyphen before a capital, without a space', () => assert.equal(joinLines(['the LEFT-', 'END marker']), 'the LEFT-END marker'));
-  test('joins ordinary lines with a space', () => assert.equal(joinLines(['one line', 'and the next']), 'one line and the next'));
+  test('keeps a hyphen before a capital, without a space', () =>
+    assert.equal(joinLines(['the LEFT-', 'END marker']), 'the LEFT-END marker'));
+  test('joins ordinary lines with a space', () =>
+    assert.equal(joinLines(['one line', 'and the next']), 'one line and the next'));
 });
 
 describe('buildLines', () => {
   test('runs on one baseline make a line; a wide gap makes cells; spaces pdf.js omitted come back', () => {
-    const lines = buildLines([run('Hello', 0, 100), run('world', 28, 100), run('Cell', 200, 100, 10, true), run('Next', 0, 88)]);
+    const lines = buildLines([
+      run('Hello', 0, 100),
+      run('world', 28, 100),
+      run('Cell', 200, 100, 10, true),
+      run('Next', 0, 88),
+    ]);
     assert.equal(lines.length, 2);
-    assert.deepEqual(lines[0]!.cells.map((c) => c.text), ['Hello world', 'Cell']);
+    assert.deepEqual(
+      lines[0]!.cells.map((c) => c.text),
+      ['Hello world', 'Cell'],
+    );
   });
 });
 
@@ -30,11 +49,21 @@ describe('layoutPages', () => {
     const runs: TextRun[] = [
       run('Annual Report', 50, 800, 24, true),
       run('Results', 50, 760, 16, true),
-      ...column(['Sales grew in every region this year, led by the north', 'where two new stores opened in the spring.'], 50, 730),
+      ...column(
+        ['Sales grew in every region this year, led by the north', 'where two new stores opened in the spring.'],
+        50,
+        730,
+      ),
       ...column(['A second paragraph follows after a blank line.'], 50, 690),
-      run('Region', 50, 650, 10), run('Sales', 200, 650, 10), run('Growth', 350, 650, 10, true),
-      run('North', 50, 636, 10), run('120', 200, 636, 10), run('12%', 350, 636, 10, true),
-      run('South', 50, 622, 10), run('80', 200, 622, 10), run('3%', 350, 622, 10, true),
+      run('Region', 50, 650, 10),
+      run('Sales', 200, 650, 10),
+      run('Growth', 350, 650, 10, true),
+      run('North', 50, 636, 10),
+      run('120', 200, 636, 10),
+      run('12%', 350, 636, 10, true),
+      run('South', 50, 622, 10),
+      run('80', 200, 622, 10),
+      run('3%', 350, 622, 10, true),
       ...column(['• First point', '• Second point'], 50, 590),
     ];
     const { pages, firstHeading } = layoutPages([runs]);
@@ -66,9 +95,16 @@ describe('layoutPages', () => {
   });
 
   test('a sentence that goes on in the next column stays one paragraph; the left column comes first', () => {
-    const left = column(['Left column text that runs on', 'and ends in the middle of a', 'sentence which continues'], 50, 700);
+    const left = column(
+      ['Left column text that runs on', 'and ends in the middle of a', 'sentence which continues'],
+      50,
+      700,
+    );
     const right = column(['in the right column and ends.', 'Then a new sentence starts.'], 320, 700);
     const { pages } = layoutPages([[...left, ...right]]);
-    assert.equal(pages[0], 'Left column text that runs on and ends in the middle of a sentence which continues in the right column and ends. Then a new sentence starts.');
+    assert.equal(
+      pages[0],
+      'Left column text that runs on and ends in the middle of a sentence which continues in the right column and ends. Then a new sentence starts.',
+    );
   });
 });

@@ -31,8 +31,14 @@ describe('a PDF with a text layer', () => {
     assert.equal(pageCount, 3);
     assert.match(markdown, /^# Field Guide to Balcony Tomatoes\n\n## Sun and soil\n\n/);
     assert.match(markdown, /its fruit never sweetens properly before/, 'hyphenation at the line end is undone');
-    assert.match(markdown, /### What you need\n\n- A pot of at least 20 litres\n- Potting mix with compost\n- A sturdy stake/);
-    assert.match(markdown, /\| Variety \| Days to harvest \| Yield \(kg\) \|\n\| --- \| --- \| --- \|\n\| Cherry \| 60 \| 4\.5 \|/);
+    assert.match(
+      markdown,
+      /### What you need\n\n- A pot of at least 20 litres\n- Potting mix with compost\n- A sturdy stake/,
+    );
+    assert.match(
+      markdown,
+      /\| Variety \| Days to harvest \| Yield \(kg\) \|\n\| --- \| --- \| --- \|\n\| Cherry \| 60 \| 4\.5 \|/,
+    );
     assert.match(markdown, /<!-- page 2 -->\n\n## Two columns of notes/);
     assert.match(markdown, /<!-- page 3 -->\n\n## Pests/);
     assert.ok(markdown.indexOf('LEFT-COLUMN-END') < markdown.indexOf('RIGHT-COLUMN-START'), 'left column before right');

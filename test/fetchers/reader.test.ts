@@ -10,11 +10,18 @@ before(async () => {
 });
 after(() => reader.close());
 
-const options = (apiKey: string | undefined) => ({ baseUrl: reader.baseUrl, apiKey, timeoutMs: 2000, maxBytes: 1 << 20 });
+const options = (apiKey: string | undefined) => ({
+  baseUrl: reader.baseUrl,
+  apiKey,
+  timeoutMs: 2000,
+  maxBytes: 1 << 20,
+});
 
 describe('reader', () => {
   test('GET base + URL with the Bearer key and Accept: application/json → the page', async () => {
-    const outcome = await createReaderFetcher(options('reader-key')).fetch(new URL('https://blocked.example/story?id=7'));
+    const outcome = await createReaderFetcher(options('reader-key')).fetch(
+      new URL('https://blocked.example/story?id=7'),
+    );
     assert.ok(outcome.ok, JSON.stringify(outcome));
     assert.equal(reader.requested.at(-1), 'https://blocked.example/story?id=7');
     assert.equal(outcome.page.title, 'Reader Copy');
@@ -32,7 +39,9 @@ describe('reader', () => {
     assert.ok(!down.ok);
     assert.equal(down.failure.code, 'reader_failed');
     assert.equal(down.failure.retryable, true);
-    const gone = await createReaderFetcher({ ...options('k'), baseUrl: 'http://127.0.0.1:9/r/' }).fetch(new URL('https://a.example/'));
+    const gone = await createReaderFetcher({ ...options('k'), baseUrl: 'http://127.0.0.1:9/r/' }).fetch(
+      new URL('https://a.example/'),
+    );
     assert.ok(!gone.ok);
     assert.equal(gone.failure.code, 'reader_failed');
   });

@@ -33,7 +33,18 @@ describe('rules', () => {
   test('our group applies, longest match wins, Allow beats an equal Disallow, other bots are ignored', async () => {
     site.setRobots({
       status: 200,
-      body: ['User-agent: *', 'Disallow: /', '', 'User-agent: fetchdownbot', 'Disallow: /private', 'Allow: /private/open', 'Disallow: /*.json$', '', 'User-agent: OtherBot', 'Allow: /'].join('\n'),
+      body: [
+        'User-agent: *',
+        'Disallow: /',
+        '',
+        'User-agent: fetchdownbot',
+        'Disallow: /private',
+        'Allow: /private/open',
+        'Disallow: /*.json$',
+        '',
+        'User-agent: OtherBot',
+        'Allow: /',
+      ].join('\n'),
     });
     const robots = policy();
     assert.equal(await robots.check(at('/article')), null);

@@ -20,7 +20,10 @@ function cannedClient(status: number, body: string, headers: Record<string, stri
     async request(url): Promise<HttpOutcome> {
       requests++;
       const buffer = Buffer.from(body);
-      return { ok: true, response: { url, status, headers, body: buffer, bodyTruncated: false, redirects: 0, bytes: buffer.length } };
+      return {
+        ok: true,
+        response: { url, status, headers, body: buffer, bodyTruncated: false, redirects: 0, bytes: buffer.length },
+      };
     },
     close: async () => undefined,
   };
@@ -44,9 +47,24 @@ function stand(name: FetcherName, answer: FetchOutcome | 'unavailable'): Fetcher
 
 const page = (markdown: string): FetchOutcome => ({
   ok: true,
-  page: { url: '', statusCode: 200, contentType: 'text/html', title: null, description: null, language: null, markdown, text: markdown, redirects: 0, bytes: 1, bodyTruncated: false },
+  page: {
+    url: '',
+    statusCode: 200,
+    contentType: 'text/html',
+    title: null,
+    description: null,
+    language: null,
+    markdown,
+    text: markdown,
+    redirects: 0,
+    bytes: 1,
+    bodyTruncated: false,
+  },
 });
-const failure = (code: FetchFailure['code']): FetchOutcome => ({ ok: false, failure: { code, detail: `${code} detail`, retryable: false } });
+const failure = (code: FetchFailure['code']): FetchOutcome => ({
+  ok: false,
+  failure: { code, detail: `${code} detail`, retryable: false },
+});
 
 function router(client: SafeClient, browser: Fetcher, reader: Fetcher) {
   return createRouter({
@@ -73,7 +91,11 @@ describe('router', () => {
 
   test('app shell: browser fails with a timeout, the reader gets it', async () => {
     const { client } = cannedClient(200, APP_SHELL_HTML);
-    const routed = await router(client, stand('browser', failure('upstream_timeout')), stand('reader', page('# From reader\n\ntext'))).fetch(url);
+    const routed = await router(
+      client,
+      stand('browser', failure('upstream_timeout')),
+      stand('reader', page('# From reader\n\ntext')),
+    ).fetch(url);
     assert.equal(routed.fetcher, 'reader');
     assert.deepEqual(trail(routed.attempts), ['html:app_shell', 'browser:upstream_timeout', 'reader:ok']);
     assert.ok(routed.outcome.ok);
@@ -91,12 +113,26 @@ describe('router', () => {
   });
 
   test('challenge and refusal go to the reader; without one, blocked_by_site and the site status', async () => {
-    const challenge = cannedClient(403, '<title>Just a moment...</title>', { 'content-type': 'text/html', 'cf-mitigated': 'challenge' }).client;
-    assert.equal((await router(challenge, stand('browser', 'unavailable'), stand('reader', page('# R\n\nok'))).fetch(url)).fetcher, 'reader');
+    const challenge = cannedClient(403, '<title>Just a moment...</title>', {
+      'content-type': 'text/html',
+      'cf-mitigated': 'challenge',
+    }).client;
+    assert.equal(
+      (await router(challenge, stand('browser', 'unavailable'), stand('reader', page('# R\n\nok'))).fetch(url)).fetcher,
+      'reader',
+    );
     const blocked = await router(challenge, stand('browser', 'unavailable'), stand('reader', 'unavailable')).fetch(url);
     assert.ok(!blocked.outcome.ok && blocked.outcome.failure.code === 'blocked_by_site');
-    const refused = await router(cannedClient(429, 'slow down').client, stand('browser', 'unavailable'), stand('reader', 'unavailable')).fetch(url);
-    assert.ok(!refused.outcome.ok && refused.outcome.failure.code === 'upstream_status' && refused.outcome.failure.upstreamStatus === 429);
+    const refused = await router(
+      cannedClient(429, 'slow down').client,
+      stand('browser', 'unavailable'),
+      stand('reader', 'unavailable'),
+    ).fetch(url);
+    assert.ok(
+      !refused.outcome.ok &&
+        refused.outcome.failure.code === 'upstream_status' &&
+        refused.outcome.failure.upstreamStatus === 429,
+    );
   });
 
   test('errors other than refusals never reach a fallback', async () => {
@@ -117,7 +153,12 @@ describe('router', () => {
     const guarded = createRouter({
       client,
       policy: createAddressPolicy({ allowPrivateNetworks: false }),
-      fetchers: { html: createHtmlFetcher({ client }), pdf: createPdfFetcher({ client, maxPages: 10 }), browser, reader },
+      fetchers: {
+        html: createHtmlFetcher({ client }),
+        pdf: createPdfFetcher({ client, maxPages: 10 }),
+        browser,
+        reader,
+      },
       robots: null,
     });
     const refused = await guarded.fetch(url, { fetcher: 'browser' });

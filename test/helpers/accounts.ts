@@ -11,7 +11,10 @@ export function uniqueEmail(tag = 'user'): string {
   return `${tag}-${process.pid}-${Date.now()}-${counter++}@example.com`;
 }
 
-export async function signUp(api: TestApp, email = uniqueEmail()): Promise<{ email: string; apiKey: string; keyId: number }> {
+export async function signUp(
+  api: TestApp,
+  email = uniqueEmail(),
+): Promise<{ email: string; apiKey: string; keyId: number }> {
   const res = await api.post('/account/signup', { email });
   assert.equal(res.status, 200, res.text);
   assert.match(res.body.api_key, /^fd_live_/);
@@ -21,7 +24,11 @@ export async function signUp(api: TestApp, email = uniqueEmail()): Promise<{ ema
 export const withKey = (apiKey: string) => ({ 'x-service-key': apiKey });
 
 /** Requests a sign-in link, reads it from the SMTP sink, and exchanges it (as a JSON client) for the session cookie. */
-export async function signIn(api: TestApp, smtp: SmtpSink, email: string): Promise<{ cookie: string; setCookie: string }> {
+export async function signIn(
+  api: TestApp,
+  smtp: SmtpSink,
+  email: string,
+): Promise<{ cookie: string; setCookie: string }> {
   const seen = new Set(smtp.messages);
   const login = await api.post('/auth/login', { email });
   assert.equal(login.status, 202);

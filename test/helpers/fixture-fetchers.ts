@@ -60,7 +60,11 @@ type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | P
 
 function send(res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}): void {
   const buffer = typeof body === 'string' ? Buffer.from(body) : body;
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(buffer.length), ...headers });
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': String(buffer.length),
+    ...headers,
+  });
   res.end(buffer);
 }
 
@@ -71,7 +75,11 @@ interface Counted {
   close(): Promise<void>;
 }
 
-async function serve(handle: Handler, host = '127.0.0.1', onUpgrade?: () => void): Promise<Counted & { server: Server }> {
+async function serve(
+  handle: Handler,
+  host = '127.0.0.1',
+  onUpgrade?: () => void,
+): Promise<Counted & { server: Server }> {
   const hits = new Map<string, number>();
   let total = 0;
   const server = createServer((req, res) => {
@@ -108,7 +116,9 @@ export interface FetcherSite extends Counted {
   setRobots(robots: { status: number; body?: string } | null): void;
 }
 
-/** The fixture website of the fetcher tests. `secret` is where the SSRF pages try to reach (a second loopback server). */
+/**
+ * The fixture website of the fetcher tests. `secret` is where the SSRF pages try to reach (a second loopback server).
+ */
 export async function startFetcherSite(options: { secret?: string } = {}): Promise<FetcherSite> {
   const [report, scanned] = await Promise.all([makeReportPdf(), makeScannedPdf()]);
   let robots: { status: number; body?: string } | null = null;
@@ -125,21 +135,28 @@ try { const ws = new WebSocket('${target.replace('http', 'ws')}/ws'); ws.onopen 
 </script></body></html>`;
 
   const routes: Record<string, Handler> = {
-    '/robots.txt': (_req, res) => (robots ? send(res, robots.status, robots.body ?? '', { 'content-type': 'text/plain' }) : send(res, 404, 'not found')),
+    '/robots.txt': (_req, res) =>
+      robots
+        ? send(res, robots.status, robots.body ?? '', { 'content-type': 'text/plain' })
+        : send(res, 404, 'not found'),
     '/article': (_req, res) => send(res, 200, ARTICLE_HTML),
     '/app-shell': (_req, res) => send(res, 200, APP_SHELL_HTML),
     '/app.js': (_req, res) => send(res, 200, APP_JS, { 'content-type': 'text/javascript' }),
     '/api/article.json': (_req, res) =>
-      send(res, 200, JSON.stringify({ title: 'Rendered by Script', paragraphs: PARAGRAPHS }), { 'content-type': 'application/json' }),
+      send(res, 200, JSON.stringify({ title: 'Rendered by Script', paragraphs: PARAGRAPHS }), {
+        'content-type': 'application/json',
+      }),
     '/pixel.png': (_req, res) => send(res, 200, Buffer.from([0x89, 0x50, 0x4e, 0x47]), { 'content-type': 'image/png' }),
     '/font.woff2': (_req, res) => send(res, 200, Buffer.from('wOF2'), { 'content-type': 'font/woff2' }),
     '/inline-shell': (_req, res) => send(res, 200, INLINE_SHELL_HTML),
     '/short-real': (_req, res) => send(res, 200, SHORT_REAL_HTML),
     '/short-analytics': (_req, res) => send(res, 200, SHORT_ANALYTICS_HTML),
     '/ssr-next': (_req, res) => send(res, 200, SSR_NEXT_HTML),
-    '/empty': (_req, res) => send(res, 200, '<!doctype html><html><head><title>Nothing</title></head><body></body></html>'),
+    '/empty': (_req, res) =>
+      send(res, 200, '<!doctype html><html><head><title>Nothing</title></head><body></body></html>'),
     '/report.pdf': (_req, res) => send(res, 200, report, { 'content-type': 'application/pdf' }),
-    '/download': (_req, res) => send(res, 200, report, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment' }),
+    '/download': (_req, res) =>
+      send(res, 200, report, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment' }),
     '/scanned.pdf': (_req, res) => send(res, 200, scanned, { 'content-type': 'application/pdf' }),
     '/challenge': (_req, res) => send(res, 403, CHALLENGE_HTML, { 'cf-mitigated': 'challenge', server: 'cloudflare' }),
     '/challenge-200': (_req, res) => send(res, 200, CHALLENGE_HTML),
@@ -148,23 +165,37 @@ try { const ws = new WebSocket('${target.replace('http', 'ws')}/ws'); ws.onopen 
     '/ws-page': (_req, res, url) => send(res, 200, ssrfPage(url.searchParams.get('target') ?? secret)),
     // Loads, then blocks its main thread for good: only closing the page gets the browser back.
     '/busy-loop': (_req, res) =>
-      send(res, 200, `<html><body><article><h1>Busy</h1><p>${PARAGRAPHS[0]}</p></article><script>addEventListener('DOMContentLoaded', () => setTimeout(() => { for (;;) {} }, 50));</script></body></html>`),
+      send(
+        res,
+        200,
+        `<html><body><article><h1>Busy</h1><p>${PARAGRAPHS[0]}</p></article><script>addEventListener('DOMContentLoaded', () => setTimeout(() => { for (;;) {} }, 50));</script></body></html>`,
+      ),
     '/redirect': (_req, res, url) => {
       res.writeHead(302, { location: url.searchParams.get('to') ?? '/article' });
       res.end();
     },
     // One caller's page leaves a cookie and local storage behind; the next caller's page shows what it can see.
     '/set-state': (_req, res) =>
-      send(res, 200, `<html><body><article><h1>Setting state</h1><p>${PARAGRAPHS[0]}</p><script>localStorage.setItem('who', 'first-caller'); sessionStorage.setItem('who', 'first-caller');</script></article></body></html>`, {
-        'set-cookie': 'who=first-caller; Path=/',
-      }),
+      send(
+        res,
+        200,
+        `<html><body><article><h1>Setting state</h1><p>${PARAGRAPHS[0]}</p><script>localStorage.setItem('who', 'first-caller'); sessionStorage.setItem('who', 'first-caller');</script></article></body></html>`,
+        {
+          'set-cookie': 'who=first-caller; Path=/',
+        },
+      ),
     '/show-state': (req, res) =>
-      send(res, 200, `<html><body><article><h1>State seen</h1><p>${PARAGRAPHS[1]}</p><p id="s">server-cookie=${req.headers.cookie ?? 'none'}</p><script>document.getElementById('s').textContent += ' local=' + (localStorage.getItem('who') ?? 'none') + ' session=' + (sessionStorage.getItem('who') ?? 'none');</script></article></body></html>`),
+      send(
+        res,
+        200,
+        `<html><body><article><h1>State seen</h1><p>${PARAGRAPHS[1]}</p><p id="s">server-cookie=${req.headers.cookie ?? 'none'}</p><script>document.getElementById('s').textContent += ' local=' + (localStorage.getItem('who') ?? 'none') + ' session=' + (sessionStorage.getItem('who') ?? 'none');</script></article></body></html>`,
+      ),
   };
   const site = await serve((req, res, url) => {
     const route = routes[url.pathname];
     if (route) return route(req, res, url);
-    if (url.pathname.startsWith('/ssrf-to/')) return send(res, 200, ssrfPage(decodeURIComponent(url.pathname.slice('/ssrf-to/'.length))));
+    if (url.pathname.startsWith('/ssrf-to/'))
+      return send(res, 200, ssrfPage(decodeURIComponent(url.pathname.slice('/ssrf-to/'.length))));
     send(res, 404, '<html><body><h1>Not found</h1></body></html>');
   });
   return { ...site, setRobots: (next) => void (robots = next) };
@@ -172,7 +203,11 @@ try { const ws = new WebSocket('${target.replace('http', 'ws')}/ws'); ws.onopen 
 
 /** A server standing for an internal service the browser must never reach (bind it to 127.0.0.2). */
 export async function startSecretServer(host = '127.0.0.2'): Promise<Counted> {
-  return serve((_req, res) => send(res, 200, 'TOP-SECRET-INTERNAL', { 'content-type': 'text/plain', 'access-control-allow-origin': '*' }), host);
+  return serve(
+    (_req, res) =>
+      send(res, 200, 'TOP-SECRET-INTERNAL', { 'content-type': 'text/plain', 'access-control-allow-origin': '*' }),
+    host,
+  );
 }
 
 export interface ReaderStandIn extends Counted {
@@ -184,17 +219,21 @@ export interface ReaderStandIn extends Counted {
 
 /**
  * A Jina-Reader-compatible provider: GET `${base}${url}` with `Authorization: Bearer <key>` and
- * `Accept: application/json` → `{code: 200, status: 20000, data: {title, description, url, content, publishedTime}}`. Targets whose
- * URL contains "reader-down" get a 503, a wrong key a 401.
+ * `Accept: application/json` → `{code: 200, status: 20000, data: {title, description, url, content,
+ * publishedTime}}`. Targets whose URL contains "reader-down" get a 503, a wrong key a 401.
  */
 export async function startReaderStandIn(apiKey: string): Promise<ReaderStandIn> {
   const requested: string[] = [];
   const server = await serve((req, res, url) => {
     const target = decodeURIComponent((req.url ?? '/').slice('/r/'.length));
     requested.push(target);
-    const json = (status: number, body: unknown) => send(res, status, JSON.stringify(body), { 'content-type': 'application/json' });
-    if (req.headers.authorization !== `Bearer ${apiKey}`) return json(401, { code: 401, readableMessage: 'AuthenticationRequiredError: invalid API key' });
-    if (!(req.headers.accept ?? '').includes('application/json')) return json(400, { code: 400, readableMessage: 'send Accept: application/json' });
+    const json = (status: number, body: unknown) =>
+      send(res, status, JSON.stringify(body), { 'content-type': 'application/json' });
+    if (req.headers.authorization !== `Bearer ${apiKey}`)
+      return json(401, { code: 401, readableMessage: 'AuthenticationRequiredError: invalid API key' });
+    // eslint-disable-next-line no-restricted-syntax -- the stand-in is as lax as the provider it imitates
+    if (!(req.headers.accept ?? '').includes('application/json'))
+      return json(400, { code: 400, readableMessage: 'send Accept: application/json' });
     if (!url.pathname.startsWith('/r/')) return json(404, { code: 404 });
     if (target.includes('reader-down')) return json(503, { code: 503, readableMessage: 'upstream overloaded' });
     json(200, {

@@ -50,7 +50,11 @@ export const METADATA_HTML = `<!doctype html>
 </article></body></html>`;
 
 function section(i: number): string {
-  const sentences = Array.from({ length: 6 }, (_, j) => `Section ${i} sentence ${j} explains one more detail about the topic of part ${i}, so that the page grows long.`);
+  const sentences = Array.from(
+    { length: 6 },
+    (_, j) =>
+      `Section ${i} sentence ${j} explains one more detail about the topic of part ${i}, so that the page grows long.`,
+  );
   return `<h2>Part ${i}</h2>\n<p>${sentences.slice(0, 3).join(' ')}</p>\n<p>${sentences.slice(3).join(' ')}</p>`;
 }
 
@@ -59,7 +63,8 @@ export const LONG_HTML = `<!doctype html><html lang="en"><head><title>A Long Gui
 ${Array.from({ length: 40 }, (_, i) => section(i + 1)).join('\n')}
 </article></main></body></html>`;
 
-const MARKDOWN_DOC = '# Served as Markdown\n\nThis page was answered in **Markdown** by the publisher.\n\n- one\n- two\n';
+const MARKDOWN_DOC =
+  '# Served as Markdown\n\nThis page was answered in **Markdown** by the publisher.\n\n- one\n- two\n';
 
 /**
  * Publisher Markdown (used as is, links made absolute) for the `links` and `images` options: a repeated URL, a title,
@@ -89,11 +94,14 @@ Code keeps \`[not a link](https://example.org/code)\` as written, and <https://e
 /** A long Markdown page whose every section links to itself, to a shared index and to the next section. */
 export const LINKS_LONG_MD = `# Linked Guide
 
-${Array.from({ length: 30 }, (_, i) => `## Section ${i + 1}
+${Array.from(
+  { length: 30 },
+  (_, i) => `## Section ${i + 1}
 
 Section ${i + 1} opens [its own page](/section/${i + 1}) and the [shared index](/index), then says a little more about the topic so that each section is long enough to need a part of its own.
 
-Read on in [section ${i + 2}](/section/${i + 2}) when this one is done.`).join('\n\n')}
+Read on in [section ${i + 2}](/section/${i + 2}) when this one is done.`,
+).join('\n\n')}
 `;
 
 function charsetPage(title: string, body: string, metaCharset?: string): string {
@@ -103,7 +111,12 @@ function charsetPage(title: string, body: string, metaCharset?: string): string 
 
 type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
 
-function html(res: ServerResponse, body: string | Buffer, status = 200, contentType = 'text/html; charset=utf-8'): void {
+function html(
+  res: ServerResponse,
+  body: string | Buffer,
+  status = 200,
+  contentType = 'text/html; charset=utf-8',
+): void {
   const buffer = typeof body === 'string' ? Buffer.from(body) : body;
   res.writeHead(status, { 'content-type': contentType, 'content-length': buffer.length });
   res.end(buffer);
@@ -131,11 +144,17 @@ export async function startFixtureSite(): Promise<FixtureSite> {
     '/metadata': (_req, res) => html(res, METADATA_HTML),
     '/gzip': (_req, res) => {
       const body = gzipSync(ARTICLE_HTML);
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip', 'content-length': body.length });
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-encoding': 'gzip',
+        'content-length': body.length,
+      });
       res.end(body);
     },
     '/markdown': (req, res) => {
-      if ((req.headers.accept ?? '').includes('text/markdown')) html(res, MARKDOWN_DOC, 200, 'text/markdown; charset=utf-8');
+      // eslint-disable-next-line no-restricted-syntax -- a site as lax as many real ones
+      if ((req.headers.accept ?? '').includes('text/markdown'))
+        html(res, MARKDOWN_DOC, 200, 'text/markdown; charset=utf-8');
       else html(res, '<html><body><p>html version</p></body></html>');
     },
     '/links': (_req, res) => html(res, LINKS_MD, 200, 'text/markdown; charset=utf-8'),
@@ -144,25 +163,55 @@ export async function startFixtureSite(): Promise<FixtureSite> {
     // A character that is 4 o200k tokens on its own: a budget below that cannot hold even the first one.
     '/rare.txt': (_req, res) => html(res, '𪛔𪛔 is a rare character.', 200, 'text/plain; charset=utf-8'),
     '/data.json': (_req, res) => html(res, '{"a": 1}', 200, 'application/json'),
-    '/image.png': (_req, res) => html(res, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]), 200, 'image/png'),
+    '/image.png': (_req, res) =>
+      html(res, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]), 200, 'image/png'),
     '/archive.zip': (_req, res) => html(res, Buffer.from('PK\u0003\u0004rest-of-zip'), 200, 'application/zip'),
     '/charset/latin1': (_req, res) =>
-      html(res, Buffer.from(charsetPage('Café crème', 'Déjà vu à la française, naïve façade.'), 'latin1'), 200, 'text/html; charset=iso-8859-1'),
+      html(
+        res,
+        Buffer.from(charsetPage('Café crème', 'Déjà vu à la française, naïve façade.'), 'latin1'),
+        200,
+        'text/html; charset=iso-8859-1',
+      ),
     '/charset/win1252': (_req, res) => {
       // 0x93/0x94 are curly quotes and 0x80 the euro sign in windows-1252, not in Latin-1.
       const page = Buffer.concat([
         Buffer.from('<!doctype html><html><head><title>Prices</title></head><body><article><h1>Prices</h1><p>He said '),
-        Buffer.from([0x93]), Buffer.from('ten euros'), Buffer.from([0x94]), Buffer.from(' and paid 10'), Buffer.from([0x80]),
-        Buffer.from(' for the bread, which was a fair price in that little town by the sea.</p></article></body></html>'),
+        Buffer.from([0x93]),
+        Buffer.from('ten euros'),
+        Buffer.from([0x94]),
+        Buffer.from(' and paid 10'),
+        Buffer.from([0x80]),
+        Buffer.from(
+          ' for the bread, which was a fair price in that little town by the sea.</p></article></body></html>',
+        ),
       ]);
       html(res, page, 200, 'text/html; charset=windows-1252');
     },
     '/charset/sjis': (_req, res) =>
-      html(res, iconv.encode(charsetPage('日本語のページ', '吾輩は猫である。名前はまだ無い。', 'shift_jis'), 'shift_jis'), 200, 'text/html'),
+      html(
+        res,
+        iconv.encode(charsetPage('日本語のページ', '吾輩は猫である。名前はまだ無い。', 'shift_jis'), 'shift_jis'),
+        200,
+        'text/html',
+      ),
     '/charset/gbk': (_req, res) =>
-      html(res, iconv.encode(charsetPage('中文页面', '这是一个用于测试的中文段落。', 'gbk'), 'gbk'), 200, 'text/html; charset=gbk'),
+      html(
+        res,
+        iconv.encode(charsetPage('中文页面', '这是一个用于测试的中文段落。', 'gbk'), 'gbk'),
+        200,
+        'text/html; charset=gbk',
+      ),
     '/charset/bom': (_req, res) =>
-      html(res, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(charsetPage('Ünïcödé BOM', 'Straße und Grüße aus Köln.'))]), 200, 'text/html'),
+      html(
+        res,
+        Buffer.concat([
+          Buffer.from([0xef, 0xbb, 0xbf]),
+          Buffer.from(charsetPage('Ünïcödé BOM', 'Straße und Grüße aus Köln.')),
+        ]),
+        200,
+        'text/html',
+      ),
     '/nolength': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.write(ARTICLE_HTML.slice(0, 500));
@@ -172,7 +221,11 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       if (req.method === 'HEAD') return html(res, '', 405);
       const body = Buffer.from(ARTICLE_HTML);
       if (req.headers.range === 'bytes=0-0') {
-        res.writeHead(206, { 'content-type': 'text/html', 'content-range': `bytes 0-0/${body.length}`, 'content-length': 1 });
+        res.writeHead(206, {
+          'content-type': 'text/html',
+          'content-range': `bytes 0-0/${body.length}`,
+          'content-length': 1,
+        });
         return void res.end(body.subarray(0, 1));
       }
       html(res, body);
@@ -200,7 +253,8 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       res.writeHead(n % 2 ? 301 : 302, { location: n > 1 ? `/redirect/${n - 1}` : '/article' });
       return void res.end();
     }
-    if (path === '/moved-nowhere') return html(res, '<html><body><h1>Moved</h1><p>This page has moved somewhere.</p></body></html>', 302);
+    if (path === '/moved-nowhere')
+      return html(res, '<html><body><h1>Moved</h1><p>This page has moved somewhere.</p></body></html>', 302);
     if (path === '/to-javascript') {
       res.writeHead(302, { location: 'javascript:alert(1)' });
       return void res.end();
@@ -210,10 +264,16 @@ export async function startFixtureSite(): Promise<FixtureSite> {
     m = /^\/delay\/(\d+)(?:\/.*)?$/.exec(path);
     if (m) {
       await sleep(Number(m[1]));
-      return html(res, `<!doctype html><html><head><title>Delayed ${path}</title></head><body><article><h1>Delayed</h1><p>This page took ${m[1]} ms to answer, on purpose, for the concurrency tests of the batch endpoint.</p></article></body></html>`);
+      return html(
+        res,
+        `<!doctype html><html><head><title>Delayed ${path}</title></head><body><article><h1>Delayed</h1><p>This page took ${m[1]} ms to answer, on purpose, for the concurrency tests of the batch endpoint.</p></article></body></html>`,
+      );
     }
     if (path.startsWith('/unique/')) {
-      return html(res, `<!doctype html><html><head><title>Unique ${path}</title></head><body><article><h1>Unique</h1><p>Page ${path} served at hit ${hits.get(path)} of this path, so tests can tell a fresh fetch from a cached one.</p></article></body></html>`);
+      return html(
+        res,
+        `<!doctype html><html><head><title>Unique ${path}</title></head><body><article><h1>Unique</h1><p>Page ${path} served at hit ${hits.get(path)} of this path, so tests can tell a fresh fetch from a cached one.</p></article></body></html>`,
+      );
     }
     html(res, '<html><body><h1>Not found</h1></body></html>', 404);
   };

@@ -10,8 +10,13 @@ export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 
 type Hookable = { after(fn: () => Promise<void>): unknown };
 
-/** `node bin/fetchdown.mjs mcp` with only the given environment (plus PATH and HOME), as an MCP client config runs it. */
-export async function connectStdio(t: Hookable, env: Record<string, string>): Promise<{ client: Client; stderr: () => string }> {
+/**
+ * `node bin/fetchdown.mjs mcp` with only the given environment (plus PATH and HOME), as an MCP client config runs it.
+ */
+export async function connectStdio(
+  t: Hookable,
+  env: Record<string, string>,
+): Promise<{ client: Client; stderr: () => string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-mcp-'));
   const transport = new StdioClientTransport({
     command: process.execPath,

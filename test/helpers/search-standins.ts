@@ -28,7 +28,16 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-async function startStandin(handle: (path: string, query: URLSearchParams, headers: IncomingHttpHeaders, hits: StandinHit[], res: ServerResponse) => void, initial: StandinHit[]): Promise<SearchStandin> {
+async function startStandin(
+  handle: (
+    path: string,
+    query: URLSearchParams,
+    headers: IncomingHttpHeaders,
+    hits: StandinHit[],
+    res: ServerResponse,
+  ) => void,
+  initial: StandinHit[],
+): Promise<SearchStandin> {
   let hits = initial;
   let mode: StandinMode = 'ok';
   const requests: SearchStandin['requests'] = [];
@@ -37,7 +46,8 @@ async function startStandin(handle: (path: string, query: URLSearchParams, heade
     requests.push({ path: url.pathname, query: url.searchParams, headers: req.headers });
     if (mode === 'error') return send(res, 500, { error: 'internal' });
     if (mode === 'garbage') return send(res, 200, '<html><body>Service temporarily unavailable</body></html>');
-    if (mode === 'slow') return void setTimeout(() => handle(url.pathname, url.searchParams, req.headers, hits, res), 2000);
+    if (mode === 'slow')
+      return void setTimeout(() => handle(url.pathname, url.searchParams, req.headers, hits, res), 2000);
     handle(url.pathname, url.searchParams, req.headers, hits, res);
   });
   server.listen(0, '127.0.0.1');
@@ -72,7 +82,14 @@ export function startSearxngStandin(hits: StandinHit[]): Promise<SearchStandin> 
         thumbnail: '',
         engine: 'duckduckgo',
         template: 'default.html',
-        parsed_url: [new URL(hit.url).protocol.replace(':', ''), new URL(hit.url).host, new URL(hit.url).pathname, '', '', ''],
+        parsed_url: [
+          new URL(hit.url).protocol.replace(':', ''),
+          new URL(hit.url).host,
+          new URL(hit.url).pathname,
+          '',
+          '',
+          '',
+        ],
         img_src: '',
         priority: '',
         engines: ['duckduckgo', 'brave'],
@@ -89,23 +106,55 @@ export function startSearxngStandin(hits: StandinHit[]): Promise<SearchStandin> 
   }, hits);
 }
 
-/** Brave: GET /res/v1/web/search?q=…&count=N with X-Subscription-Token; 422 for a count over 20, 401 for a wrong key. */
+/**
+ * Brave: GET /res/v1/web/search?q=…&count=N with X-Subscription-Token; 422 for a count over 20, 401 for a wrong key.
+ */
 export function startBraveStandin(hits: StandinHit[], apiKey: string): Promise<SearchStandin> {
   return startStandin((path, query, headers, current, res) => {
-    if (path !== '/res/v1/web/search') return send(res, 404, { type: 'ErrorResponse', error: { status: 404, code: 'NOT_FOUND', detail: 'Not found' } });
+    if (path !== '/res/v1/web/search')
+      return send(res, 404, { type: 'ErrorResponse', error: { status: 404, code: 'NOT_FOUND', detail: 'Not found' } });
     if (headers['x-subscription-token'] !== apiKey) {
       return send(res, 401, {
         type: 'ErrorResponse',
-        error: { id: 'c1c4a3a7', status: 401, code: 'SUBSCRIPTION_TOKEN_INVALID', detail: 'The provided subscription token is invalid.', meta: { component: 'authentication' } },
+        error: {
+          id: 'c1c4a3a7',
+          status: 401,
+          code: 'SUBSCRIPTION_TOKEN_INVALID',
+          detail: 'The provided subscription token is invalid.',
+          meta: { component: 'authentication' },
+        },
         time: 1700000000,
       });
     }
     const count = Number(query.get('count') ?? '20');
-    if (!(count >= 1 && count <= 20)) return send(res, 422, { type: 'ErrorResponse', error: { status: 422, code: 'VALIDATION', detail: 'Unable to validate request parameter(s)' } });
+    if (!(count >= 1 && count <= 20))
+      return send(res, 422, {
+        type: 'ErrorResponse',
+        error: { status: 422, code: 'VALIDATION', detail: 'Unable to validate request parameter(s)' },
+      });
     const q = query.get('q') ?? '';
     const body: Record<string, unknown> = {
-      query: { original: q, show_strict_warning: false, is_navigational: false, is_news_breaking: false, spellcheck_off: true, country: 'us', bad_results: false, should_fallback: false, postal_code: '', city: '', header_country: '', more_results_available: true, state: '' },
-      mixed: { type: 'mixed', main: current.slice(0, count).map((_, index) => ({ type: 'web', index, all: false })), top: [], side: [] },
+      query: {
+        original: q,
+        show_strict_warning: false,
+        is_navigational: false,
+        is_news_breaking: false,
+        spellcheck_off: true,
+        country: 'us',
+        bad_results: false,
+        should_fallback: false,
+        postal_code: '',
+        city: '',
+        header_country: '',
+        more_results_available: true,
+        state: '',
+      },
+      mixed: {
+        type: 'mixed',
+        main: current.slice(0, count).map((_, index) => ({ type: 'web', index, all: false })),
+        top: [],
+        side: [],
+      },
       type: 'search',
     };
     // Brave leaves out the web section when nothing was found.
@@ -126,7 +175,13 @@ export function startBraveStandin(hits: StandinHit[], apiKey: string): Promise<S
             type: 'search_result',
             subtype: 'generic',
             is_live: false,
-            meta_url: { scheme: url.protocol.replace(':', ''), netloc: url.host, hostname: url.hostname, favicon: '', path: `› ${url.pathname.slice(1)}` },
+            meta_url: {
+              scheme: url.protocol.replace(':', ''),
+              netloc: url.host,
+              hostname: url.hostname,
+              favicon: '',
+              path: `› ${url.pathname.slice(1)}`,
+            },
           };
         }),
         family_friendly: true,

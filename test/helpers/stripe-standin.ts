@@ -270,7 +270,7 @@ export async function startStripeStandin(): Promise<StripeStandin> {
       return (
         customers.get(match[1]!) ??
         (() => {
-          throw missing('customer', match![1]!);
+          throw missing('customer', match[1]!);
         })()
       );
     if (method === 'POST' && path === '/v1/checkout/sessions') return createSession(params);
@@ -294,14 +294,14 @@ export async function startStripeStandin(): Promise<StripeStandin> {
       return (
         products.get(match[1]!) ??
         (() => {
-          throw missing('product', match![1]!);
+          throw missing('product', match[1]!);
         })()
       );
     if (method === 'GET' && (match = path.match(/^\/v1\/subscriptions\/([^/]+)$/)))
       return (
         subscriptions.get(match[1]!) ??
         (() => {
-          throw missing('subscription', match![1]!);
+          throw missing('subscription', match[1]!);
         })()
       );
     if (method === 'POST' && path === '/v1/billing_portal/sessions') {
@@ -404,7 +404,7 @@ export async function startStripeStandin(): Promise<StripeStandin> {
     return sent;
   }
 
-  const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://stand-in');
     const text = await readBody(request);
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -420,7 +420,6 @@ export async function startStripeStandin(): Promise<StripeStandin> {
       const session = sessions.get(match[1]!);
       if (!session) return html(404, '<!doctype html><title>Not found</title><p>No such checkout session.</p>');
       if (request.method === 'GET') {
-        const amount = `$${(session.amount_total / 100).toFixed(2)}`;
         return html(200, payPage(session));
       }
       const method = parseStripeForm(text).method === 'bank_transfer' ? 'bank_transfer' : 'card';
@@ -430,7 +429,8 @@ export async function startStripeStandin(): Promise<StripeStandin> {
         return html(409, `<!doctype html><title>Not payable</title><p>${String(error)}</p>`);
       }
       response.writeHead(303, { location: String(session.success_url).replace('{CHECKOUT_SESSION_ID}', session.id) });
-      return response.end();
+      response.end();
+      return;
     }
     if (url.pathname.startsWith('/portal/'))
       return html(200, '<!doctype html><title>Billing portal - Stripe stand-in</title><h1>Billing portal</h1>');
@@ -460,6 +460,14 @@ export async function startStripeStandin(): Promise<StripeStandin> {
     }
     if (idempotencyKey && method === 'POST') replays.set(idempotencyKey, { status, body });
     send(status, body);
+  }
+
+  // A request handler must not return a promise to node:http; a failure answers 500 as Stripe would.
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      response.writeHead(500, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { type: 'api_error', message: String(error) } }));
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   apiBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -7,14 +7,19 @@ import { after as afterAll, type TestContext } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Clock } from '../../src/accounts/clock.js';
-import { createServices, type Services } from '../../src/services/index.js';
+import { createDeps, type Deps } from '../../src/deps.js';
 
 export interface TestApp {
   base: string;
-  services: Services;
+  services: Deps;
   /** Idempotent; also runs when the test ends. */
   close(): Promise<void>;
-  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; headers: Headers; body: any; text: string }>;
   post(path: string, body: unknown): Promise<{ status: number; headers: Headers; body: any; text: string }>;
   get(path: string): Promise<{ status: number; headers: Headers; body: any; text: string }>;
 }
@@ -30,7 +35,11 @@ const registerAfter = (t: Hookable, fn: () => Promise<void>) =>
   t.after === afterAll ? fileScope.runInAsyncScope(() => afterAll(fn)) : t.after(fn);
 
 /** options.clock: the accounts service's clock (month rollover, link expiry); the system clock by default. */
-export async function buildTestApp(t: Hookable, env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<TestApp> {
+export async function buildTestApp(
+  t: Hookable,
+  env: Record<string, string> = {},
+  options: { clock?: Clock } = {},
+): Promise<TestApp> {
   const ownDir = env.DATA_DIR === undefined;
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'fetchdown-test-'));
   const config = loadConfig({
@@ -44,7 +53,7 @@ export async function buildTestApp(t: Hookable, env: Record<string, string> = {}
     RATE_LIMIT_MAIL_PER_HOUR: '0',
     ...env,
   });
-  const services = createServices(config, options);
+  const services = createDeps(config, options);
   const app = await buildApp(services);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -65,7 +74,7 @@ export async function buildTestApp(t: Hookable, env: Record<string, string> = {}
     }
     const response = await fetch(base + path, init);
     const text = await response.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {

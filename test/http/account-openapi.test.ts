@@ -6,8 +6,17 @@ import { buildTestApp } from '../helpers/test-app.js';
 test('every account, session and admin route is documented with its security', async (t) => {
   const api = await buildTestApp(t);
   const doc = (await api.get('/openapi.json')).body;
-  assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['AdminToken', 'AdminTokenQuery', 'ServiceKey', 'SessionCookie']);
-  assert.deepEqual(doc.components.securitySchemes.SessionCookie, { type: 'apiKey', in: 'cookie', name: 'service_session' });
+  assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), [
+    'AdminToken',
+    'AdminTokenQuery',
+    'ServiceKey',
+    'SessionCookie',
+  ]);
+  assert.deepEqual(doc.components.securitySchemes.SessionCookie, {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'service_session',
+  });
   const routes: [string, string, unknown[] | undefined][] = [
     ['/account/signup', 'post', undefined],
     ['/account/me', 'get', [{ ServiceKey: [] }]],
@@ -32,9 +41,14 @@ test('every account, session and admin route is documented with its security', a
     assert.ok(op.summary, `${method} ${path} has a summary`);
     assert.deepEqual(op.security, security, `${method} ${path} security`);
   }
-  assert.equal(doc.paths['/account/signup'].post.requestBody.content['application/json'].schema.properties.label.maxLength, 64);
+  assert.equal(
+    doc.paths['/account/signup'].post.requestBody.content['application/json'].schema.properties.label.maxLength,
+    64,
+  );
   assert.deepEqual(
-    Object.keys(doc.paths['/account/keys'].get.responses['200'].content['application/json'].schema.items.properties).sort(),
+    Object.keys(
+      doc.paths['/account/keys'].get.responses['200'].content['application/json'].schema.items.properties,
+    ).sort(),
     ['created_at', 'id', 'label', 'last_used_at', 'revoked'],
   );
   assert.ok(doc.paths['/account/me'].get.responses['401']);
@@ -42,11 +56,20 @@ test('every account, session and admin route is documented with its security', a
   assert.ok(doc.paths['/auth/login'].post.responses['202']);
 
   // The metered routes: a key or, with ANONYMOUS_ACCESS, nothing; and the 401/402/429 they can answer.
-  for (const [path, method] of [['/fetch', 'post'], ['/fetch/batch', 'post'], ['/estimate', 'get'], ['/cache', 'get'], ['/cache', 'delete'], ['/search', 'post'], ['/mcp', 'post']]) {
+  for (const [path, method] of [
+    ['/fetch', 'post'],
+    ['/fetch/batch', 'post'],
+    ['/estimate', 'get'],
+    ['/cache', 'get'],
+    ['/cache', 'delete'],
+    ['/search', 'post'],
+    ['/mcp', 'post'],
+  ]) {
     const op = doc.paths[path!]?.[method!];
     assert.ok(op, `${method} ${path}`);
     assert.deepEqual(op.security, [{ ServiceKey: [] }, {}], `${method} ${path} security`);
-    for (const status of ['401', '402', '429']) assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
+    for (const status of ['401', '402', '429'])
+      assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
   }
 });
 

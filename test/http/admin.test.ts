@@ -24,7 +24,10 @@ test('no ADMIN_TOKEN configured: 404 like any unknown route', async (t) => {
 
 test('an ADMIN_TOKEN shorter than 16 characters is refused at start', async () => {
   const { loadConfig, ConfigError } = await import('../../src/config.js');
-  assert.throws(() => loadConfig({ ADMIN_TOKEN: 'short' }), (e: unknown) => e instanceof ConfigError && e.message.startsWith('ADMIN_TOKEN:'));
+  assert.throws(
+    () => loadConfig({ ADMIN_TOKEN: 'short' }),
+    (e: unknown) => e instanceof ConfigError && e.message.startsWith('ADMIN_TOKEN:'),
+  );
 });
 
 test('secret query values are redacted from logged URLs', () => {
@@ -39,7 +42,12 @@ for (const backend of DATABASES) {
       const env = await backend.env(t);
       if (typeof env === 'string') return t.skip(env);
       const api = await buildTestApp(t, { ...env, ADMIN_TOKEN: TOKEN });
-      for (const headers of [{}, { 'x-admin-token': 'wrong' }, { 'x-admin-token': `${TOKEN}x` }, { 'x-admin-token': TOKEN.slice(0, -1) }] as Record<string, string>[]) {
+      for (const headers of [
+        {},
+        { 'x-admin-token': 'wrong' },
+        { 'x-admin-token': `${TOKEN}x` },
+        { 'x-admin-token': TOKEN.slice(0, -1) },
+      ] as Record<string, string>[]) {
         const res = await api.request('GET', '/admin/metrics', undefined, headers);
         assert.equal(res.status, 401, JSON.stringify(headers));
         assert.equal(res.body.code, 'invalid_admin_token');
@@ -70,7 +78,10 @@ for (const backend of DATABASES) {
         assert.equal(window.credits, 1.3);
         assert.equal(window.errors, 1);
         assert.deepEqual(window.by_status, { ok: 4, upstream_status: 1 });
-        assert.deepEqual(window.by_operation, { fetch: { requests: 4, credits: 1.1 }, estimate: { requests: 1, credits: 0.2 } });
+        assert.deepEqual(window.by_operation, {
+          fetch: { requests: 4, credits: 1.1 },
+          estimate: { requests: 1, credits: 0.2 },
+        });
         assert.deepEqual(window.by_fetcher, { html: { requests: 3, credits: 1.1 } });
         assert.equal(window.cache_hit_ratio, 2 / 3);
         assert.equal(typeof window.latency_ms.p50, 'number');

@@ -28,7 +28,8 @@ async function redisProblem(): Promise<string | null> {
 
 let ipCounter = 1;
 /** A client address of its own (X-Forwarded-For from a loopback proxy is trusted), so Redis counts never mix. */
-const uniqueIp = () => `2001:db8::${process.pid.toString(16)}:${Date.now().toString(16).slice(-4)}:${(ipCounter++).toString(16)}`;
+const uniqueIp = () =>
+  `2001:db8::${process.pid.toString(16)}:${Date.now().toString(16).slice(-4)}:${(ipCounter++).toString(16)}`;
 
 const backends = [
   { name: 'memory', env: async () => ({ CACHE_URL: 'memory://' }) as Record<string, string> | string },
@@ -61,7 +62,10 @@ for (const backend of backends) {
       // Another address has its own count; an API key is not counted per IP.
       assert.equal((await api.request('GET', url, undefined, { 'x-forwarded-for': uniqueIp() })).status, 200);
       const { apiKey } = await signUp(api);
-      assert.equal((await api.request('GET', url, undefined, { 'x-forwarded-for': ip, ...withKey(apiKey) })).status, 200);
+      assert.equal(
+        (await api.request('GET', url, undefined, { 'x-forwarded-for': ip, ...withKey(apiKey) })).status,
+        200,
+      );
     });
 
     test('keys are limited per key by plan', async (t) => {
@@ -127,4 +131,3 @@ test('X-Forwarded-For counts only from trusted proxies', async (t) => {
   const spoofed = await api.request('GET', url, undefined, { 'x-forwarded-for': uniqueIp() });
   assert.equal(spoofed.status, 429, 'a forged header does not buy a fresh count');
 });
-

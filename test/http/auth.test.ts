@@ -24,13 +24,21 @@ async function requestLink(api: TestApp, email: string): Promise<string> {
 
 for (const backend of DATABASES) {
   describe(`sign-in on ${backend.name}`, () => {
-    async function app(t: Parameters<typeof backend.env>[0] & { skip(m?: string): void }, env: Record<string, string> = {}, clock?: { now(): number }) {
+    async function app(
+      t: Parameters<typeof backend.env>[0] & { skip(m?: string): void },
+      env: Record<string, string> = {},
+      clock?: { now(): number },
+    ) {
       const dbEnv = await backend.env(t);
       if (typeof dbEnv === 'string') {
         t.skip(dbEnv);
         return null;
       }
-      return buildTestApp(t, { ...dbEnv, SMTP_URL: smtp.url, PUBLIC_BASE_URL: 'http://localhost:8080', ...env }, { clock });
+      return buildTestApp(
+        t,
+        { ...dbEnv, SMTP_URL: smtp.url, PUBLIC_BASE_URL: 'http://localhost:8080', ...env },
+        { clock },
+      );
     }
 
     test('login is always 202 and mails a one-time link only to registered addresses', async (t) => {
@@ -46,9 +54,15 @@ for (const backend of DATABASES) {
       const mail = await smtp.waitFor(email, (m) => m.subject === 'Sign in to Fetchdown');
       assert.match(signInLink(mail).url, /^http:\/\/localhost:8080\/auth\/verify\?token=[A-Za-z0-9_-]{43}$/);
       await api.services.accounts.flushMail();
-      assert.ok(!smtp.messages.some((m) => m.to && JSON.stringify(m.to).includes(stranger)), 'no mail to an unknown address');
+      assert.ok(
+        !smtp.messages.some((m) => m.to && JSON.stringify(m.to).includes(stranger)),
+        'no mail to an unknown address',
+      );
       const links = await api.services.store.db.selectFrom('magic_links').selectAll().execute();
-      assert.ok(links.every((l) => !JSON.stringify(l).includes(signInLink(mail).token)), 'tokens are stored hashed');
+      assert.ok(
+        links.every((l) => !JSON.stringify(l).includes(signInLink(mail).token)),
+        'tokens are stored hashed',
+      );
       assert.equal((await api.post('/auth/login', { email: 'nope' })).status, 422);
     });
 
@@ -59,7 +73,9 @@ for (const backend of DATABASES) {
       for (let i = 0; i < 4; i++) assert.equal((await api.post('/auth/login', { email })).status, 202);
       for (let i = 0; i < 3; i++) assert.equal((await api.post('/account/signup', { email })).status, 200);
       await api.services.accounts.flushMail();
-      const links = smtp.messages.filter((m) => m.subject === 'Sign in to Fetchdown' && JSON.stringify(m.to).includes(email));
+      const links = smtp.messages.filter(
+        (m) => m.subject === 'Sign in to Fetchdown' && JSON.stringify(m.to).includes(email),
+      );
       assert.equal(links.length, 5);
     });
 
@@ -110,7 +126,12 @@ for (const backend of DATABASES) {
       const submitted = await fetch(`${api.base}/auth/verify`, {
         method: 'POST',
         redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: api.base, 'sec-fetch-site': 'same-origin', ...HTML },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: api.base,
+          'sec-fetch-site': 'same-origin',
+          ...HTML,
+        },
         body: new URLSearchParams({ token }).toString(),
       });
       assert.equal(submitted.status, 303);
@@ -148,8 +169,20 @@ for (const backend of DATABASES) {
       const { email, apiKey, keyId } = await signUp(api);
       const { cookie } = await signIn(api, smtp, email);
 
-      for (const [method, path] of [['GET', '/auth/whoami'], ['GET', '/auth/keys'], ['POST', '/auth/keys'], ['DELETE', `/auth/keys/${keyId}`], ['GET', '/auth/usage'], ['POST', '/auth/logout']]) {
-        for (const headers of [{}, { cookie: `service_session=${'A'.repeat(43)}` }, { cookie: 'service_session=garbage' }, { cookie: 'service_session=%E0%A4%A' }] as Record<string, string>[]) {
+      for (const [method, path] of [
+        ['GET', '/auth/whoami'],
+        ['GET', '/auth/keys'],
+        ['POST', '/auth/keys'],
+        ['DELETE', `/auth/keys/${keyId}`],
+        ['GET', '/auth/usage'],
+        ['POST', '/auth/logout'],
+      ]) {
+        for (const headers of [
+          {},
+          { cookie: `service_session=${'A'.repeat(43)}` },
+          { cookie: 'service_session=garbage' },
+          { cookie: 'service_session=%E0%A4%A' },
+        ] as Record<string, string>[]) {
           const res = await api.request(method!, path!, undefined, headers);
           assert.equal(res.status, 401, `${method} ${path} ${JSON.stringify(headers)}`);
           assert.equal(res.body.code, 'invalid_session');
@@ -160,7 +193,10 @@ for (const backend of DATABASES) {
 
       const keys = await api.request('GET', '/auth/keys', undefined, { cookie });
       assert.equal(keys.status, 200);
-      assert.deepEqual(keys.body.map((k: any) => k.id), [keyId]);
+      assert.deepEqual(
+        keys.body.map((k: any) => k.id),
+        [keyId],
+      );
       const created = await api.request('POST', '/auth/keys?label=dashboard', undefined, { cookie });
       assert.equal(created.status, 200);
       assert.match(created.body.api_key, /^fd_live_/);
@@ -179,7 +215,10 @@ for (const backend of DATABASES) {
 
       const out = await api.request('POST', '/auth/logout', undefined, { cookie });
       assert.equal(out.status, 200);
-      assert.match(out.headers.get('set-cookie') ?? '', /^service_session=; HttpOnly; SameSite=Lax; Path=\/; Max-Age=0$/);
+      assert.match(
+        out.headers.get('set-cookie') ?? '',
+        /^service_session=; HttpOnly; SameSite=Lax; Path=\/; Max-Age=0$/,
+      );
       const gone = await api.request('GET', '/auth/whoami', undefined, { cookie });
       assert.equal(gone.status, 401, 'the session is deleted, not just the cookie');
     });
@@ -196,7 +235,11 @@ for (const backend of DATABASES) {
         { origin: 'null' },
       ];
       for (const headers of crossSite) {
-        for (const [method, path] of [['POST', '/auth/keys'], ['DELETE', `/auth/keys/${keyId}`], ['POST', '/auth/logout']]) {
+        for (const [method, path] of [
+          ['POST', '/auth/keys'],
+          ['DELETE', `/auth/keys/${keyId}`],
+          ['POST', '/auth/logout'],
+        ]) {
           const res = await api.request(method!, path!, undefined, { cookie, ...headers });
           assert.equal(res.status, 403, `${method} ${path} ${JSON.stringify(headers)}`);
           assert.equal(res.body.code, 'cross_site_request');
@@ -206,10 +249,20 @@ for (const backend of DATABASES) {
       const forged = await api.request('POST', '/auth/verify', { token }, { origin: 'https://evil.example' });
       assert.equal(forged.status, 403, 'no login CSRF either');
       // Reads are allowed cross-site (SameSite=Lax decides what the browser sends); same-origin changes pass.
-      assert.equal((await api.request('GET', '/auth/keys', undefined, { cookie, 'sec-fetch-site': 'cross-site' })).status, 200);
-      const sameOrigin = await api.request('POST', '/auth/keys', undefined, { cookie, origin: api.base, 'sec-fetch-site': 'same-origin' });
+      assert.equal(
+        (await api.request('GET', '/auth/keys', undefined, { cookie, 'sec-fetch-site': 'cross-site' })).status,
+        200,
+      );
+      const sameOrigin = await api.request('POST', '/auth/keys', undefined, {
+        cookie,
+        origin: api.base,
+        'sec-fetch-site': 'same-origin',
+      });
       assert.equal(sameOrigin.status, 200);
-      const publicOrigin = await api.request('POST', '/auth/keys', undefined, { cookie, origin: 'http://localhost:8080' });
+      const publicOrigin = await api.request('POST', '/auth/keys', undefined, {
+        cookie,
+        origin: 'http://localhost:8080',
+      });
       assert.equal(publicOrigin.status, 200);
       const keys = await api.request('GET', '/auth/keys', undefined, { cookie });
       assert.equal(keys.body.find((k: any) => k.id === keyId).revoked, false, 'the forged DELETE did nothing');

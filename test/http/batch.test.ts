@@ -55,7 +55,9 @@ test('a global limit bounds upstream sockets across batches', async (t) => {
   const limited = await buildTestApp(t, { FETCH_CONCURRENCY: '4' });
   const stamp = Date.now();
   const batches = Array.from({ length: 3 }, (_, b) =>
-    limited.post('/fetch/batch', { urls: Array.from({ length: 5 }, (_, i) => site.url(`/delay/100/limit-${stamp}-${b}-${i}`)) }),
+    limited.post('/fetch/batch', {
+      urls: Array.from({ length: 5 }, (_, i) => site.url(`/delay/100/limit-${stamp}-${b}-${i}`)),
+    }),
   );
   const results = await Promise.all(batches);
   for (const r of results) assert.equal(r.status, 200);

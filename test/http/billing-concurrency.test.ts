@@ -1,7 +1,6 @@
 // Atomic debits: 20 concurrent fetches against 5 remaining credits serve exactly 5, on every database, and across
 // two server processes sharing one Postgres database.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { signUp, withKey } from '../helpers/accounts.js';
 import { DATABASES } from '../helpers/databases.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { REPO_ROOT } from '../helpers/mcp-client.js';
+import { spawnTracked, waitForOutput } from '../helpers/children.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const site: FixtureSite = await startFixtureSite();
@@ -22,34 +22,28 @@ const slowPage = () => site.url(`/delay/150/race-${process.pid}-${Date.now()}-${
 const ENV = { FREE_MONTHLY_CREDITS: '5', CACHE_URL: 'memory://' };
 
 /** A second API process (`tsx src/main.ts`) on its own port; resolves with its base URL once it listens. */
-async function startServerProcess(t: { after(fn: () => Promise<void> | void): unknown }, env: Record<string, string>): Promise<string> {
+async function startServerProcess(
+  t: { after(fn: () => Promise<void> | void): unknown },
+  env: Record<string, string>,
+): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-proc-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const server = spawnTracked(t, process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FETCH_ALLOW_PRIVATE_NETWORKS: '1', RATE_LIMIT_ANONYMOUS: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      FETCH_ALLOW_PRIVATE_NETWORKS: '1',
+      RATE_LIMIT_ANONYMOUS: '0',
+      ...env,
+    },
   });
-  t.after(async () => {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the second server did not start:\n${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the second server exited with ${code}:\n${output}`)));
-  });
+  const [, base] = await waitForOutput(server, /Server listening at (http:\/\/127\.0\.0\.1:\d+)/);
+  return base!;
 }
 
 async function fireFetches(bases: string[], apiKey: string, count: number): Promise<number[]> {

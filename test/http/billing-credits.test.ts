@@ -29,7 +29,11 @@ const fetchAs = (api: TestApp, apiKey: string, body: unknown) => api.request('PO
 
 for (const backend of DATABASES) {
   describe(`billing on ${backend.name}`, () => {
-    async function app(t: Parameters<typeof backend.env>[0] & { skip(m?: string): void }, env: Record<string, string> = {}, clock?: { now(): number }) {
+    async function app(
+      t: Parameters<typeof backend.env>[0] & { skip(m?: string): void },
+      env: Record<string, string> = {},
+      clock?: { now(): number },
+    ) {
       const dbEnv = await backend.env(t);
       if (typeof dbEnv === 'string') {
         t.skip(dbEnv);
@@ -49,7 +53,12 @@ for (const backend of DATABASES) {
       assert.equal(first.body.cache.hit, false);
       const second = await fetchAs(api, apiKey, { url, max_tokens: 10 });
       assert.equal(second.body.cache.hit, true);
-      const estimate = await api.request('GET', `/estimate?url=${encodeURIComponent(unique('estimate'))}`, undefined, withKey(apiKey));
+      const estimate = await api.request(
+        'GET',
+        `/estimate?url=${encodeURIComponent(unique('estimate'))}`,
+        undefined,
+        withKey(apiKey),
+      );
       assert.equal(estimate.status, 200);
       const failed = await fetchAs(api, apiKey, { url: site.url('/status/500') });
       assert.equal(failed.status, 502);
@@ -64,7 +73,10 @@ for (const backend of DATABASES) {
       assert.equal(summary.cache_hits, 1);
       assert.equal(summary.failed, 1);
       assert.equal(summary.requests, 4);
-      assert.deepEqual(summary.by_operation, { fetch: { credits: 1.1, requests: 3 }, estimate: { credits: 0.2, requests: 1 } });
+      assert.deepEqual(summary.by_operation, {
+        fetch: { credits: 1.1, requests: 3 },
+        estimate: { credits: 0.2, requests: 1 },
+      });
       assert.deepEqual(summary.by_fetcher, { html: { credits: 1.1, requests: 2 } });
       assert.equal(summary.allowance.monthly_credits, 10);
       assert.equal(summary.allowance.used_credits, 1.3);
@@ -97,10 +109,20 @@ for (const backend of DATABASES) {
       const api = await app(t, { FREE_MONTHLY_CREDITS: '5' });
       if (!api) return;
       const { apiKey } = await signUp(api);
-      const ok = await api.request('POST', '/fetch/batch', { urls: [unique('b'), unique('b'), site.url('/status/404')] }, withKey(apiKey));
+      const ok = await api.request(
+        'POST',
+        '/fetch/batch',
+        { urls: [unique('b'), unique('b'), site.url('/status/404')] },
+        withKey(apiKey),
+      );
       assert.equal(ok.status, 200);
       assert.equal((await usage(api, apiKey)).credits_used, 2, 'the failed URL is free');
-      const partial = await api.request('POST', '/fetch/batch', { urls: [unique('p'), unique('p'), unique('p'), unique('p'), unique('p')] }, withKey(apiKey));
+      const partial = await api.request(
+        'POST',
+        '/fetch/batch',
+        { urls: [unique('p'), unique('p'), unique('p'), unique('p'), unique('p')] },
+        withKey(apiKey),
+      );
       assert.equal(partial.status, 200);
       const served = partial.body.results.filter((r: any) => !r.error);
       const refused = partial.body.results.filter((r: any) => r.error);
@@ -133,7 +155,11 @@ for (const backend of DATABASES) {
       assert.equal(refused.body.balance_credits, 0);
       assert.equal(refused.body.upgrade_url, 'https://fetchdown.example/dashboard');
       assert.match(refused.body.renews_at, /^\d{4}-\d{2}-01T00:00:00\.000Z$/);
-      assert.equal((await api.request('GET', `/estimate?url=${encodeURIComponent(unique('q'))}`, undefined, withKey(apiKey))).status, 402);
+      assert.equal(
+        (await api.request('GET', `/estimate?url=${encodeURIComponent(unique('q'))}`, undefined, withKey(apiKey)))
+          .status,
+        402,
+      );
 
       const me = await api.request('GET', '/account/me', undefined, withKey(apiKey));
       await api.services.accounts.addBalance(me.body.id, 2000);
@@ -142,7 +168,11 @@ for (const backend of DATABASES) {
       assert.equal(summary.balance_credits, 1);
       assert.equal(summary.allowance.remaining_credits, 0);
       assert.equal(summary.credits_used, 2);
-      const row = await api.services.store.db.selectFrom('ledger').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
+      const row = await api.services.store.db
+        .selectFrom('ledger')
+        .selectAll()
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
       assert.equal(row.balance_millis, 1000, 'the ledger says the balance paid');
     });
 
@@ -187,7 +217,11 @@ for (const backend of DATABASES) {
     });
 
     test('search and MCP tools are billed like the REST routes', async (t) => {
-      const api = await app(t, { SEARCH_PROVIDER: 'searxng', SEARCH_BASE_URL: searxng.origin, FREE_MONTHLY_CREDITS: '100' });
+      const api = await app(t, {
+        SEARCH_PROVIDER: 'searxng',
+        SEARCH_BASE_URL: searxng.origin,
+        FREE_MONTHLY_CREDITS: '100',
+      });
       if (!api) return;
       const { apiKey } = await signUp(api);
       searxng.setMode('ok');
@@ -204,7 +238,7 @@ for (const backend of DATABASES) {
 
       const client = await connectHttp(t, api.base, withKey(apiKey));
       const result = await client.callTool({ name: 'fetch_url', arguments: { url: unique('mcp') } });
-      assert.ok(!result.isError, textOf(result as { content?: unknown }));
+      assert.ok(!result.isError, textOf(result));
       const summary = await usage(api, apiKey);
       assert.deepEqual(summary.by_operation.fetch, { credits: 1, requests: 1 });
     });
@@ -216,7 +250,10 @@ for (const backend of DATABASES) {
       assert.equal(anonymous.status, 200);
       await api.services.accounts.flushRecords(); // unbilled rows are written in batches
       const rows = await api.services.store.db.selectFrom('ledger').selectAll().execute();
-      assert.deepEqual(rows.map((r) => [r.account_id, r.credits_millis, r.status]), [[null, 0, 'ok']]);
+      assert.deepEqual(
+        rows.map((r) => [r.account_id, r.credits_millis, r.status]),
+        [[null, 0, 'ok']],
+      );
 
       const closed = await app(t, { ANONYMOUS_ACCESS: '0' });
       if (!closed) return;

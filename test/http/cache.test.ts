@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { signUp, withKey } from '../helpers/accounts.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 let site: FixtureSite;
@@ -48,13 +49,22 @@ for (const backend of backends) {
     test('miss, hit, status, delete and expiry', async (t) => {
       const env = await backend.env();
       if (typeof env === 'string') return t.skip(env);
-      const api = await buildTestApp(t, { ...env, CACHE_TTL_SECONDS: '2' });
+      let now = Date.now();
+      const api = await buildTestApp(t, { ...env, CACHE_TTL_SECONDS: '2' }, { clock: { now: () => now } });
+      const { apiKey } = await signUp(api);
       const path = `/unique/${backend.name.split(' ')[0]}-${process.pid}-${Date.now()}-${run++}`;
       const url = site.url(path);
       const q = `/cache?url=${encodeURIComponent(url)}`;
 
       const none = await api.get(q);
-      assert.deepEqual(none.body, { url, cached: false, cached_at: null, expires_at: null, fetcher_used: null, token_count: null });
+      assert.deepEqual(none.body, {
+        url,
+        cached: false,
+        cached_at: null,
+        expires_at: null,
+        fetcher_used: null,
+        token_count: null,
+      });
 
       const first = await api.post('/fetch', { url });
       assert.equal(first.status, 200);
@@ -78,13 +88,17 @@ for (const backend of backends) {
       assert.equal(forced.body.cache.hit, false);
       assert.equal(site.hits(path), 2, 'use_cache=false fetches again');
 
-      const deleted = await api.request('DELETE', q);
+      const anonymous = await api.request('DELETE', q);
+      assert.equal(anonymous.status, 401, 'evicting a shared copy takes a key');
+      assert.equal(anonymous.body.code, 'invalid_api_key');
+      assert.equal((await api.get(q)).body.cached, true, 'and the copy is still there');
+      const deleted = await api.request('DELETE', q, undefined, withKey(apiKey));
       assert.deepEqual(deleted.body, { url, deleted: true });
-      assert.deepEqual((await api.request('DELETE', q)).body, { url, deleted: false });
+      assert.deepEqual((await api.request('DELETE', q, undefined, withKey(apiKey))).body, { url, deleted: false });
       assert.equal((await api.post('/fetch', { url })).body.cache.hit, false);
       assert.equal(site.hits(path), 3);
 
-      await new Promise((resolve) => setTimeout(resolve, 2100));
+      now += 2_000;
       assert.equal((await api.get(q)).body.cached, false, 'expired after CACHE_TTL_SECONDS');
       assert.equal((await api.post('/fetch', { url })).body.cache.hit, false);
       assert.equal(site.hits(path), 4);
@@ -100,9 +114,16 @@ for (const backend of backends) {
       assert.equal(first.body.cache.hit, false);
       const whole = await api.post('/fetch', { url });
       assert.equal(whole.body.cache.hit, true);
-      assert.deepEqual({ ...whole.body, cache: { ...whole.body.cache, hit: false }, credits: first.body.credits }, first.body);
+      assert.deepEqual(
+        { ...whole.body, cache: { ...whole.body.cache, hit: false }, credits: first.body.credits },
+        first.body,
+      );
       assert.equal((await api.post('/fetch', { url })).text, whole.text);
-      assert.equal((await api.post('/fetch', { url, max_tokens: whole.body.metadata.total_tokens })).text, whole.text, 'a budget that fits is the whole');
+      assert.equal(
+        (await api.post('/fetch', { url, max_tokens: whole.body.metadata.total_tokens })).text,
+        whole.text,
+        'a budget that fits is the whole',
+      );
 
       const trimmed = await api.post('/fetch', { url, max_tokens: 20 });
       assert.equal(trimmed.body.metadata.truncated, true);
@@ -170,13 +191,23 @@ describe('cache outage (Redis unreachable)', () => {
       assert.equal(res.body.cache.hit, false);
       assert.match(res.body.markdown, /Growing Tomatoes/);
       if (attempt === 2) {
-        const next = await api.post('/fetch', { url: site.url('/article'), cursor: res.body.next_cursor, max_tokens: 50 });
+        const next = await api.post('/fetch', {
+          url: site.url('/article'),
+          cursor: res.body.next_cursor,
+          max_tokens: 50,
+        });
         assert.equal(next.status, 503, next.text);
         assert.equal(next.body.code, 'cache_unavailable');
       }
     }
+    const { apiKey } = await signUp(api);
     for (const method of ['GET', 'DELETE'] as const) {
-      const res = await api.request(method, `/cache?url=${encodeURIComponent(site.url('/article'))}`);
+      const res = await api.request(
+        method,
+        `/cache?url=${encodeURIComponent(site.url('/article'))}`,
+        undefined,
+        withKey(apiKey),
+      );
       assert.equal(res.status, 503, res.text);
       assert.equal(res.body.code, 'cache_unavailable');
       assert.ok(res.body.retry_hint);

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { TOOLS } from '../../src/mcp/tools.js';
+import { TOOLS } from '../../src/contract/tools.js';
 import { connectHttp } from '../helpers/mcp-client.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
@@ -30,11 +30,31 @@ test('GET /spec: summary, links, the four tools, authentication and the price li
   assert.match(spec.authentication.instructions, /X-Service-Key.*POST \/account\/signup/);
   const p = spec.pricing;
   assert.equal(p.credit_usd, 0.001);
-  assert.deepEqual(p.route_credits, { html: 1, reader: 2, browser: 5, pdf: 2, search_with_3_fetches: 15, search_each_further_result: 1 });
+  assert.deepEqual(p.route_credits, {
+    html: 1,
+    reader: 2,
+    browser: 5,
+    pdf: 2,
+    search_with_3_fetches: 15,
+    search_each_further_result: 1,
+  });
   assert.deepEqual(p.flat_rates_usd, { estimate_tokens: 0.0002, cache_hit: 0.0001 });
-  assert.deepEqual(p.packs.map((x: any) => [x.item_key, x.credits, x.price_usd]), [['10k', 10000, 10], ['100k', 100000, 80], ['1m', 1000000, 600]]);
-  assert.deepEqual(p.plans.find((x: any) => x.item_key === 'starter'), { item_key: 'starter', monthly_credits: 20000, price_usd_per_month: 29 });
-  assert.deepEqual(p.plans.map((x: any) => x.item_key), ['free', 'starter', 'pro', 'scale']);
+  assert.deepEqual(
+    p.packs.map((x: any) => [x.item_key, x.credits, x.price_usd]),
+    [
+      ['10k', 10000, 10],
+      ['100k', 100000, 80],
+      ['1m', 1000000, 600],
+    ],
+  );
+  assert.deepEqual(
+    p.plans.find((x: any) => x.item_key === 'starter'),
+    { item_key: 'starter', monthly_credits: 20000, price_usd_per_month: 29 },
+  );
+  assert.deepEqual(
+    p.plans.map((x: any) => x.item_key),
+    ['free', 'starter', 'pro', 'scale'],
+  );
   assert.deepEqual(spec.limits.search_num_results, { min: 1, max: 10, default: 3 });
 });
 
@@ -87,17 +107,46 @@ test('GET /llms.txt: text/plain in the llmstxt.org layout with absolute links', 
     if (line === '' || line.startsWith('## ')) continue;
     assert.match(line, /^- \[[^\]]+\]\(https:\/\/fetchdown\.example\/[^)]*\)(: .+)?$/, line);
   }
-  for (const path of ['/spec', '/openapi.json', '/.well-known/mcp.json', '/examples']) assert.ok(text.includes(`(${BASE}${path})`), path);
+  for (const path of ['/spec', '/openapi.json', '/.well-known/mcp.json', '/examples'])
+    assert.ok(text.includes(`(${BASE}${path})`), path);
 });
 
 // The endpoints of the interface spec; each one the app serves must be described in /openapi.json.
 const SPEC_ENDPOINTS: [string, string, string?][] = [
-  ['post', '/fetch'], ['post', '/fetch/batch'], ['get', '/estimate'], ['post', '/search'], ['get', '/cache'], ['delete', '/cache'],
-  ['post', '/account/signup'], ['get', '/account/me'], ['get', '/account/keys'], ['post', '/account/keys'], ['delete', '/account/keys/{key_id}', '/account/keys/1'],
-  ['get', '/account/usage'], ['post', '/auth/login'], ['get', '/auth/verify'], ['post', '/auth/logout'], ['get', '/auth/whoami'], ['get', '/auth/keys'],
-  ['post', '/auth/keys'], ['delete', '/auth/keys/{key_id}', '/auth/keys/1'], ['get', '/auth/usage'], ['post', '/billing/checkout'], ['post', '/billing/webhook'],
-  ['get', '/billing/portal'], ['get', '/spec'], ['get', '/.well-known/mcp.json'], ['get', '/llms.txt'], ['get', '/admin/metrics'], ['get', '/examples'],
-  ['get', '/examples/{slug}', '/examples/no-such-example'], ['get', '/'], ['get', '/dashboard'], ['get', '/health'], ['get', '/ready'], ['post', '/mcp'],
+  ['post', '/fetch'],
+  ['post', '/fetch/batch'],
+  ['get', '/estimate'],
+  ['post', '/search'],
+  ['get', '/cache'],
+  ['delete', '/cache'],
+  ['post', '/account/signup'],
+  ['get', '/account/me'],
+  ['get', '/account/keys'],
+  ['post', '/account/keys'],
+  ['delete', '/account/keys/{key_id}', '/account/keys/1'],
+  ['get', '/account/usage'],
+  ['post', '/auth/login'],
+  ['get', '/auth/verify'],
+  ['post', '/auth/logout'],
+  ['get', '/auth/whoami'],
+  ['get', '/auth/keys'],
+  ['post', '/auth/keys'],
+  ['delete', '/auth/keys/{key_id}', '/auth/keys/1'],
+  ['get', '/auth/usage'],
+  ['post', '/billing/checkout'],
+  ['post', '/billing/webhook'],
+  ['get', '/billing/portal'],
+  ['get', '/spec'],
+  ['get', '/.well-known/mcp.json'],
+  ['get', '/llms.txt'],
+  ['get', '/admin/metrics'],
+  ['get', '/examples'],
+  ['get', '/examples/{slug}', '/examples/no-such-example'],
+  ['get', '/'],
+  ['get', '/dashboard'],
+  ['get', '/health'],
+  ['get', '/ready'],
+  ['post', '/mcp'],
 ];
 
 test('GET /openapi.json describes every spec endpoint the app serves', async () => {
@@ -111,12 +160,23 @@ test('GET /openapi.json describes every spec endpoint the app serves', async () 
     served.push(`${method} ${path}`);
     assert.ok(doc.paths[path]?.[method], `${method.toUpperCase()} ${path} is served but not in /openapi.json`);
   }
-  for (const endpoint of ['post /search', 'post /mcp', 'get /spec', 'get /.well-known/mcp.json', 'get /llms.txt']) assert.ok(served.includes(endpoint), endpoint);
+  for (const endpoint of ['post /search', 'post /mcp', 'get /spec', 'get /.well-known/mcp.json', 'get /llms.txt'])
+    assert.ok(served.includes(endpoint), endpoint);
   const search = doc.paths['/search'].post;
   const body = search.requestBody.content['application/json'].schema;
   assert.deepEqual([body.properties.query.minLength, body.properties.query.maxLength], [2, 500]);
-  assert.deepEqual([body.properties.num_results.minimum, body.properties.num_results.maximum, body.properties.num_results.default], [1, 10, 3]);
-  assert.deepEqual([body.properties.max_tokens_each.minimum, body.properties.max_tokens_each.maximum, body.properties.max_tokens_each.default], [100, 20000, 2000]);
+  assert.deepEqual(
+    [body.properties.num_results.minimum, body.properties.num_results.maximum, body.properties.num_results.default],
+    [1, 10, 3],
+  );
+  assert.deepEqual(
+    [
+      body.properties.max_tokens_each.minimum,
+      body.properties.max_tokens_each.maximum,
+      body.properties.max_tokens_each.default,
+    ],
+    [100, 20000, 2000],
+  );
   assert.equal(body.additionalProperties, false);
   for (const status of ['200', '422', '502', '503']) assert.ok(search.responses[status], `/search documents ${status}`);
   assert.ok(doc.paths['/llms.txt'].get.responses['200'].content['text/plain']);

@@ -32,7 +32,9 @@ describe('POST /fetch', () => {
     const missing = await api.post('/fetch', { url: site.url('/wiki/Bücher') });
     assert.equal(missing.status, 502, missing.text);
     assert.equal(missing.body.code, 'upstream_status');
-    const batch = await api.post('/fetch/batch', { urls: [`${site.url('/article')}?from=batch`, 'http://bücher.invalid/'] });
+    const batch = await api.post('/fetch/batch', {
+      urls: [`${site.url('/article')}?from=batch`, 'http://bücher.invalid/'],
+    });
     assert.equal(batch.status, 200, batch.text);
     assert.equal(batch.body.results[0].metadata.title, 'Growing Tomatoes on a Balcony');
     assert.equal(batch.body.results[1].error.code, 'upstream_unreachable');
@@ -98,14 +100,19 @@ describe('POST /fetch', () => {
     assert.deepEqual(blocks[0], { type: 'heading', level: 1, text: 'Growing Tomatoes on a Balcony' });
     const table = blocks.find((b) => b.type === 'table');
     assert.deepEqual(table.header, ['Variety', 'Days to harvest']);
-    assert.deepEqual(table.rows, [['Cherry', '60'], ['Roma', '75']]);
+    assert.deepEqual(table.rows, [
+      ['Cherry', '60'],
+      ['Roma', '75'],
+    ]);
     const code = blocks.find((b) => b.type === 'code');
     assert.equal(code.language, 'python');
     assert.match(code.code, /def water/);
     const list = blocks.find((b) => b.type === 'list');
     assert.equal(list.ordered, false);
     assert.ok(blocks.some((b) => b.type === 'paragraph' && b.text.includes('six hours')));
-    assert.ok(res.body.document.links.some((l: any) => l.text === 'watering guide' && l.url.endsWith('/guides/watering')));
+    assert.ok(
+      res.body.document.links.some((l: any) => l.text === 'watering guide' && l.url.endsWith('/guides/watering')),
+    );
   });
 
   test('publisher Markdown is used as is', async () => {

@@ -13,7 +13,8 @@ before(async () => {
 });
 after(() => site.close());
 
-const fetchUrl = (path: string, extra: Record<string, unknown> = {}) => api.post('/fetch', { url: site.url(path), ...extra });
+const fetchUrl = (path: string, extra: Record<string, unknown> = {}) =>
+  api.post('/fetch', { url: site.url(path), ...extra });
 const cached = async (path: string) => (await api.get(`/cache?url=${encodeURIComponent(site.url(path))}`)).body.cached;
 const outcomes = (attempts: { fetcher: string; outcome: string }[]) => attempts.map((a) => `${a.fetcher}:${a.outcome}`);
 
@@ -43,7 +44,7 @@ describe('no browser, no reader', () => {
     assert.equal(res.body.code, 'blocked_by_site');
   });
 
-  test('a plain 403 stays the site\'s status', async () => {
+  test("a plain 403 stays the site's status", async () => {
     const res = await fetchUrl('/forbidden');
     assert.equal(res.status, 502);
     assert.equal(res.body.code, 'upstream_status');

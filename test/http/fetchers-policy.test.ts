@@ -2,7 +2,12 @@
 // the same SSRF guard as the plain client when FETCH_ALLOW_PRIVATE_NETWORKS is off.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startFetcherSite, startReaderStandIn, type FetcherSite, type ReaderStandIn } from '../helpers/fixture-fetchers.js';
+import {
+  startFetcherSite,
+  startReaderStandIn,
+  type FetcherSite,
+  type ReaderStandIn,
+} from '../helpers/fixture-fetchers.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 let site: FetcherSite;
@@ -47,7 +52,12 @@ describe('robots.txt', () => {
 
 describe('SSRF guard with FETCH_ALLOW_PRIVATE_NETWORKS off', () => {
   test('forcing the browser or the reader on a loopback URL is 403 blocked_url; nobody is asked', async (t) => {
-    const api = await buildTestApp(t, { FETCH_ALLOW_PRIVATE_NETWORKS: '0', ROBOTS_TXT: 'ignore', READER_BASE_URL: reader.baseUrl, READER_API_KEY: 'k' });
+    const api = await buildTestApp(t, {
+      FETCH_ALLOW_PRIVATE_NETWORKS: '0',
+      ROBOTS_TXT: 'ignore',
+      READER_BASE_URL: reader.baseUrl,
+      READER_API_KEY: 'k',
+    });
     const siteBefore = site.hits();
     for (const fetcher of ['browser', 'reader', 'auto', 'pdf']) {
       for (const url of [site.url('/app-shell'), `http://localhost:${new URL(site.origin).port}/app-shell`]) {

@@ -3,7 +3,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { browserSkip, CHROMIUM_PATH } from '../fetchers/chromium.js';
-import { startFetcherSite, startReaderStandIn, type FetcherSite, type ReaderStandIn } from '../helpers/fixture-fetchers.js';
+import {
+  startFetcherSite,
+  startReaderStandIn,
+  type FetcherSite,
+  type ReaderStandIn,
+} from '../helpers/fixture-fetchers.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 let site: FetcherSite;
@@ -12,14 +17,18 @@ let api: TestApp;
 before(async () => {
   site = await startFetcherSite();
   reader = await startReaderStandIn('test-reader-key');
-  api = await buildTestApp({ after }, { READER_BASE_URL: reader.baseUrl, READER_API_KEY: 'test-reader-key', BROWSER_POOL_SIZE: '2', CHROMIUM_PATH });
+  api = await buildTestApp(
+    { after },
+    { READER_BASE_URL: reader.baseUrl, READER_API_KEY: 'test-reader-key', BROWSER_POOL_SIZE: '2', CHROMIUM_PATH },
+  );
 });
 after(async () => {
   await site.close();
   await reader.close();
 });
 
-const fetchUrl = (path: string, extra: Record<string, unknown> = {}) => api.post('/fetch', { url: site.url(path), ...extra });
+const fetchUrl = (path: string, extra: Record<string, unknown> = {}) =>
+  api.post('/fetch', { url: site.url(path), ...extra });
 
 describe('html', () => {
   test('an article: html, one credit, no attempts listed', async () => {
@@ -49,7 +58,10 @@ describe('html', () => {
 });
 
 describe('pdf', () => {
-  for (const [name, path] of [['by extension', '/report.pdf'], ['by content type only (octet-stream, %PDF- magic)', '/download?id=7']] as const) {
+  for (const [name, path] of [
+    ['by extension', '/report.pdf'],
+    ['by content type only (octet-stream, %PDF- magic)', '/download?id=7'],
+  ] as const) {
     test(name, async () => {
       const res = await fetchUrl(path);
       assert.equal(res.status, 200, res.text);
@@ -82,7 +94,13 @@ describe('reader fallback', () => {
     assert.equal(res.body.credits, 2);
     assert.match(res.body.markdown, /Fetched through the reader provider/);
     const attempts = res.body.fetch_info.attempts;
-    assert.deepEqual(attempts.map((a: { fetcher: string; outcome: string }) => [a.fetcher, a.outcome]), [['html', 'challenge'], ['reader', 'ok']]);
+    assert.deepEqual(
+      attempts.map((a: { fetcher: string; outcome: string }) => [a.fetcher, a.outcome]),
+      [
+        ['html', 'challenge'],
+        ['reader', 'ok'],
+      ],
+    );
     assert.equal(typeof attempts[0].ms, 'number');
     assert.equal(reader.requested.at(-1), site.url('/challenge'));
   });
@@ -99,7 +117,10 @@ describe('reader fallback', () => {
     assert.equal(res.status, 502);
     assert.equal(res.body.code, 'blocked_by_site');
     assert.match(res.body.detail, /bot challenge.*reader: reader provider: answered 503/);
-    assert.deepEqual(res.body.attempts.map((a: { outcome: string }) => a.outcome), ['challenge', 'reader_failed']);
+    assert.deepEqual(
+      res.body.attempts.map((a: { outcome: string }) => a.outcome),
+      ['challenge', 'reader_failed'],
+    );
   });
 });
 
@@ -148,7 +169,13 @@ describe('browser', { skip: browserSkip() }, () => {
     assert.equal(res.body.fetch_info.fetcher_used, 'browser');
     assert.equal(res.body.credits, 5);
     assert.match(res.body.markdown, /Rendered by Script/);
-    assert.deepEqual(res.body.fetch_info.attempts.map((a: { fetcher: string; outcome: string }) => [a.fetcher, a.outcome]), [['html', 'app_shell'], ['browser', 'ok']]);
+    assert.deepEqual(
+      res.body.fetch_info.attempts.map((a: { fetcher: string; outcome: string }) => [a.fetcher, a.outcome]),
+      [
+        ['html', 'app_shell'],
+        ['browser', 'ok'],
+      ],
+    );
     assert.match(res.body.fetch_info.attempts[0].detail, /empty mount point/);
   });
 

@@ -177,7 +177,10 @@ describe('links and images: each style', () => {
       'only the autolink, whose text is its URL',
     );
     const images = none.document.blocks.filter((b: { type: string }) => b.type === 'image');
-    assert.deepEqual(images.map((b: { alt: string }) => b.alt), ['Thumbnail', 'A plant']);
+    assert.deepEqual(
+      images.map((b: { alt: string }) => b.alt),
+      ['Thumbnail', 'A plant'],
+    );
   });
 
   test('an extracted HTML page loses every link and image', async () => {
@@ -189,7 +192,11 @@ describe('links and images: each style', () => {
   });
 
   test('POST /fetch/batch applies them to every URL', async () => {
-    const res = await api.post('/fetch/batch', { urls: [site.url('/links'), site.url('/links')], links: 'reference', images: 'none' });
+    const res = await api.post('/fetch/batch', {
+      urls: [site.url('/links'), site.url('/links')],
+      links: 'reference',
+      images: 'none',
+    });
     assert.equal(res.status, 200);
     for (const result of res.body.results) assert.equal(result.markdown, expected(site.origin).referenceNoImages);
   });
@@ -212,7 +219,12 @@ describe('links reference: reading in parts', () => {
     const bodies: string[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < 60; i++) {
-      const res = await api.post('/fetch', { url: site.url('/links-long'), links: 'reference', max_tokens: 90, ...(cursor ? { cursor } : {}) });
+      const res = await api.post('/fetch', {
+        url: site.url('/links-long'),
+        links: 'reference',
+        max_tokens: 90,
+        ...(cursor ? { cursor } : {}),
+      });
       assert.equal(res.status, 200, res.text);
       const { markdown, metadata } = res.body;
       assert.ok(metadata.token_count <= 90, `part ${i}: ${metadata.token_count} tokens`);
@@ -220,8 +232,12 @@ describe('links reference: reading in parts', () => {
       assert.equal(metadata.total_tokens, total);
       const used = new Set([...markdown.matchAll(LABEL)].map((m: RegExpMatchArray) => m[1]));
       const defined = [...markdown.matchAll(DEFINITION)];
-      assert.deepEqual(defined.map((m) => m[1]), [...used].sort((a, b) => Number(a) - Number(b)), `part ${i} defines exactly what it uses`);
-      for (const [, n, url] of defined) assert.equal(url, numbers.get(n!), `part ${i}: [${n}] as in the whole page`);
+      assert.deepEqual(
+        defined.map((m) => m[1]),
+        [...used].sort((a, b) => Number(a) - Number(b)),
+        `part ${i} defines exactly what it uses`,
+      );
+      for (const [, n, url] of defined) assert.equal(url, numbers.get(n), `part ${i}: [${n}] as in the whole page`);
       bodies.push(defined.length > 0 ? markdown.slice(0, markdown.indexOf(`\n\n[${defined[0]![1]}]: `)) : markdown);
       cursor = res.body.next_cursor ?? undefined;
       if (!cursor) break;
@@ -236,7 +252,12 @@ describe('links reference: reading in parts', () => {
     let cursor: string | undefined;
     let parts = 0;
     for (; parts < 600; parts++) {
-      const res = await api.post('/fetch', { url: site.url('/links-long'), links: 'reference', max_tokens: 12, ...(cursor ? { cursor } : {}) });
+      const res = await api.post('/fetch', {
+        url: site.url('/links-long'),
+        links: 'reference',
+        max_tokens: 12,
+        ...(cursor ? { cursor } : {}),
+      });
       assert.equal(res.status, 200, res.text);
       assert.ok(res.body.metadata.token_count <= 12, `${res.body.metadata.token_count} tokens`);
       assert.ok(res.body.markdown.length > 0, 'every part moves on');
@@ -256,24 +277,41 @@ describe('links reference: reading in parts', () => {
       assert.deepEqual(res.body.detail[0].loc, ['body', 'cursor']);
       assert.match(res.body.detail[0].msg, /issued for links 'reference' and images 'keep'/);
     }
-    const same = await api.post('/fetch', { url: site.url('/links-long'), links: 'reference', max_tokens: 100, cursor });
+    const same = await api.post('/fetch', {
+      url: site.url('/links-long'),
+      links: 'reference',
+      max_tokens: 100,
+      cursor,
+    });
     assert.equal(same.status, 200);
     assert.match(same.body.markdown, /^Read on in \[section 2\]\[3\] when this one is done\./);
   });
 
   test('a text cursor reads on whatever links and images say', async () => {
     const first = await api.post('/fetch', { url: site.url('/links-long'), format: 'text', max_tokens: 100 });
-    const next = await api.post('/fetch', { url: site.url('/links-long'), format: 'text', links: 'none', max_tokens: 100, cursor: first.body.next_cursor });
+    const next = await api.post('/fetch', {
+      url: site.url('/links-long'),
+      format: 'text',
+      links: 'none',
+      max_tokens: 100,
+      cursor: first.body.next_cursor,
+    });
     assert.equal(next.status, 200, next.text);
   });
 });
 
 describe('links and images: validation', () => {
-  for (const [field, value] of [['links', 'footnotes'], ['images', 'alt']] as const) {
+  for (const [field, value] of [
+    ['links', 'footnotes'],
+    ['images', 'alt'],
+  ] as const) {
     test(`${field} '${value}' is a 422 listing the choices`, async () => {
       const res = await api.post('/fetch', { url: site.url('/links'), [field]: value });
       assert.equal(res.status, 422);
-      assert.deepEqual(res.body.detail.map((d: { loc: unknown }) => d.loc), [['body', field]]);
+      assert.deepEqual(
+        res.body.detail.map((d: { loc: unknown }) => d.loc),
+        [['body', field]],
+      );
       assert.equal(res.body.detail[0].type, 'enum');
       assert.match(res.body.detail[0].msg, field === 'links' ? /'inline', 'reference' or 'none'/ : /'keep' or 'none'/);
     });

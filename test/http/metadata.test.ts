@@ -5,7 +5,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { pageCacheKey } from '../../src/services/fetch-service.js';
 import type { StoredPage } from '../../src/services/render.js';
-import { startFetcherSite, startReaderStandIn, type FetcherSite, type ReaderStandIn } from '../helpers/fixture-fetchers.js';
+import {
+  startFetcherSite,
+  startReaderStandIn,
+  type FetcherSite,
+  type ReaderStandIn,
+} from '../helpers/fixture-fetchers.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -26,7 +31,8 @@ after(async () => {
 });
 
 const DETAIL_FIELDS = ['author', 'published_at', 'site_name', 'canonical_url', 'image'];
-const detailsOf = (metadata: Record<string, unknown>) => Object.fromEntries(DETAIL_FIELDS.map((field) => [field, metadata[field]]));
+const detailsOf = (metadata: Record<string, unknown>) =>
+  Object.fromEntries(DETAIL_FIELDS.map((field) => [field, metadata[field]]));
 
 test('a page that describes itself: JSON-LD author, date and publisher, OpenGraph image, canonical link', async () => {
   const res = await api.post('/fetch', { url: site.url('/metadata') });
@@ -62,7 +68,13 @@ test('a PDF gives its author and creation date; the reader provider its publicat
   assert.deepEqual(rest, { site_name: null, canonical_url: null, image: null });
   const viaReader = await api.post('/fetch', { url: fetcherSite.url('/article'), fetcher: 'reader' });
   assert.equal(viaReader.status, 200, viaReader.text);
-  assert.deepEqual(detailsOf(viaReader.body.metadata), { author: null, published_at: '2026-05-04T06:30:00Z', site_name: null, canonical_url: null, image: null });
+  assert.deepEqual(detailsOf(viaReader.body.metadata), {
+    author: null,
+    published_at: '2026-05-04T06:30:00Z',
+    site_name: null,
+    canonical_url: null,
+    image: null,
+  });
 });
 
 test('a page cached before these fields existed renders them as null', async () => {
@@ -71,7 +83,7 @@ test('a page cached before these fields existed renders them as null', async () 
   const key = pageCacheKey(new URL(url));
   const entry = await api.services.cache.get<StoredPage>(key);
   assert.ok(entry);
-  const { author, publishedAt, siteName, canonicalUrl, image, ...old } = entry.value;
+  const { author: _a, publishedAt: _p, siteName: _s, canonicalUrl: _c, image: _i, ...old } = entry.value;
   await api.services.cache.set(key, { ...old, title: 'Old entry' }, 3600);
   const res = await api.post('/fetch', { url });
   assert.equal(res.status, 200);

@@ -43,7 +43,15 @@ test('GET /openapi.json describes the fetch routes with their limits', async () 
   const doc = res.body;
   assert.equal(doc.openapi, '3.1.0');
   assert.equal(doc.info.version, '1.0.0');
-  for (const [path, method] of [['/fetch', 'post'], ['/fetch/batch', 'post'], ['/estimate', 'get'], ['/cache', 'get'], ['/cache', 'delete'], ['/health', 'get'], ['/ready', 'get']] as const) {
+  for (const [path, method] of [
+    ['/fetch', 'post'],
+    ['/fetch/batch', 'post'],
+    ['/estimate', 'get'],
+    ['/cache', 'get'],
+    ['/cache', 'delete'],
+    ['/health', 'get'],
+    ['/ready', 'get'],
+  ] as const) {
     assert.ok(doc.paths[path]?.[method], `${method} ${path} documented`);
   }
   const body = doc.paths['/fetch'].post.requestBody.content['application/json'].schema;

@@ -7,7 +7,10 @@ import { RequestLog } from '../../src/http/request-log.js';
 function finish(level: string, status: number, error?: Error) {
   const lines: { level: string; fields: Record<string, unknown>; message: string }[] = [];
   const log = Object.fromEntries(
-    ['trace', 'debug', 'info', 'warn', 'error', 'fatal'].map((name) => [name, (fields: Record<string, unknown>, message: string) => lines.push({ level: name, fields, message })]),
+    ['trace', 'debug', 'info', 'warn', 'error', 'fatal'].map((name) => [
+      name,
+      (fields: Record<string, unknown>, message: string) => lines.push({ level: name, fields, message }),
+    ]),
   );
   const request = { url: '/fetch' } as unknown as FastifyRequest;
   const reply = { statusCode: status, elapsedTime: 1.5, log: { ...log, level } } as unknown as FastifyReply;

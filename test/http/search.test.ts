@@ -2,7 +2,12 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { startBraveStandin, startSearxngStandin, type SearchStandin, type StandinHit } from '../helpers/search-standins.js';
+import {
+  startBraveStandin,
+  startSearxngStandin,
+  type SearchStandin,
+  type StandinHit,
+} from '../helpers/search-standins.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 const BRAVE_KEY = 'brave-test-key-123';
@@ -10,15 +15,25 @@ const BRAVE_KEY = 'brave-test-key-123';
 const TOMATO_TITLE = /Growing Tomatoes on a Balcony|Gardening Notes/;
 
 function hits(paths: string[]): StandinHit[] {
-  return paths.map((path, i) => ({ title: `Result ${i + 1}`, url: site.url(path), snippet: `Snippet <strong>${i + 1}</strong> &amp; more` }));
+  return paths.map((path, i) => ({
+    title: `Result ${i + 1}`,
+    url: site.url(path),
+    snippet: `Snippet <strong>${i + 1}</strong> &amp; more`,
+  }));
 }
 
 // Set up at the top level: on Node 20 an `after` registered inside `before` runs as soon as that hook ends.
 const site: FixtureSite = await startFixtureSite();
 const searxng: SearchStandin = await startSearxngStandin([]);
 const brave: SearchStandin = await startBraveStandin([], BRAVE_KEY);
-const viaSearxng: TestApp = await buildTestApp({ after }, { SEARCH_PROVIDER: 'searxng', SEARCH_BASE_URL: searxng.origin });
-const viaBrave: TestApp = await buildTestApp({ after }, { SEARCH_PROVIDER: 'brave', SEARCH_BASE_URL: brave.origin, SEARCH_API_KEY: BRAVE_KEY });
+const viaSearxng: TestApp = await buildTestApp(
+  { after },
+  { SEARCH_PROVIDER: 'searxng', SEARCH_BASE_URL: searxng.origin },
+);
+const viaBrave: TestApp = await buildTestApp(
+  { after },
+  { SEARCH_PROVIDER: 'brave', SEARCH_BASE_URL: brave.origin, SEARCH_API_KEY: BRAVE_KEY },
+);
 after(async () => {
   await Promise.all([site.close(), searxng.close(), brave.close()]);
 });
@@ -35,10 +50,17 @@ group('happy path', () => {
     assert.equal(res.body.query, 'grow tomatoes');
     assert.equal(res.body.provider, 'searxng');
     assert.equal(res.body.results.length, 3, 'num_results defaults to 3');
-    assert.deepEqual(res.body.results.map((r: any) => r.url), [site.url('/article'), site.url('/long'), site.url('/markdown')]);
+    assert.deepEqual(
+      res.body.results.map((r: any) => r.url),
+      [site.url('/article'), site.url('/long'), site.url('/markdown')],
+    );
     const [first, second] = res.body.results;
     assert.equal(first.title, 'Result 1');
-    assert.equal(first.snippet, 'Snippet <strong>1</strong> &amp; more', 'SearXNG snippets are passed through as given');
+    assert.equal(
+      first.snippet,
+      'Snippet <strong>1</strong> &amp; more',
+      'SearXNG snippets are passed through as given',
+    );
     assert.match(first.markdown, /Tomatoes need at least six hours/);
     assert.match(first.metadata.title, TOMATO_TITLE);
     assert.equal(first.fetch_info.fetcher_used, 'html');
@@ -57,7 +79,10 @@ group('happy path', () => {
     const res = await viaBrave.post('/search', { query: 'grow tomatoes', num_results: 2 });
     assert.equal(res.status, 200);
     assert.equal(res.body.provider, 'brave');
-    assert.deepEqual(res.body.results.map((r: any) => r.url), [site.url('/article'), site.url('/long')]);
+    assert.deepEqual(
+      res.body.results.map((r: any) => r.url),
+      [site.url('/article'), site.url('/long')],
+    );
     assert.equal(res.body.results[0].snippet, 'Snippet 1 & more');
     assert.match(res.body.results[0].metadata.title, TOMATO_TITLE);
     const sent = brave.requests.at(-1)!;
@@ -135,7 +160,11 @@ group('partial failures', () => {
   });
 
   test('result URLs go through the SSRF guard, the configured provider does not', async (t) => {
-    const guarded = await buildTestApp(t, { SEARCH_PROVIDER: 'searxng', SEARCH_BASE_URL: searxng.origin, FETCH_ALLOW_PRIVATE_NETWORKS: '0' });
+    const guarded = await buildTestApp(t, {
+      SEARCH_PROVIDER: 'searxng',
+      SEARCH_BASE_URL: searxng.origin,
+      FETCH_ALLOW_PRIVATE_NETWORKS: '0',
+    });
     searxng.setMode('ok');
     searxng.setHits(hits(['/article']));
     const res = await guarded.post('/search', { query: 'private address' });
@@ -171,7 +200,10 @@ group('validation', () => {
   test('the limits themselves are accepted', async () => {
     searxng.setMode('ok');
     searxng.setHits(hits(['/article']));
-    for (const body of [{ query: 'ab', num_results: 1, max_tokens_each: 100 }, { query: 'q'.repeat(500), num_results: 10, max_tokens_each: 20000 }]) {
+    for (const body of [
+      { query: 'ab', num_results: 1, max_tokens_each: 100 },
+      { query: 'q'.repeat(500), num_results: 10, max_tokens_each: 20000 },
+    ]) {
       const res = await viaSearxng.post('/search', body);
       assert.equal(res.status, 200, JSON.stringify(res.body));
     }
@@ -184,7 +216,8 @@ group('provider failures', () => {
     const res = await bare.post('/search', { query: 'anything' });
     assert.equal(res.status, 503);
     assert.equal(res.body.code, 'search_not_configured');
-    for (const name of ['SEARCH_PROVIDER', 'SEARCH_BASE_URL', 'SEARCH_API_KEY']) assert.match(res.body.detail, new RegExp(name));
+    for (const name of ['SEARCH_PROVIDER', 'SEARCH_BASE_URL', 'SEARCH_API_KEY'])
+      assert.match(res.body.detail, new RegExp(name));
   });
 
   test('a provider answering 500 is a 502 search_failed', async () => {
@@ -206,7 +239,11 @@ group('provider failures', () => {
   });
 
   test('a refused key is a 502 that points at SEARCH_API_KEY and never shows the key', async (t) => {
-    const wrong = await buildTestApp(t, { SEARCH_PROVIDER: 'brave', SEARCH_BASE_URL: brave.origin, SEARCH_API_KEY: 'wrong-key-456' });
+    const wrong = await buildTestApp(t, {
+      SEARCH_PROVIDER: 'brave',
+      SEARCH_BASE_URL: brave.origin,
+      SEARCH_API_KEY: 'wrong-key-456',
+    });
     const res = await wrong.post('/search', { query: 'wrong key' });
     assert.equal(res.status, 502);
     assert.equal(res.body.code, 'search_failed');
@@ -227,7 +264,11 @@ group('provider failures', () => {
   });
 
   test('a provider slower than the deadline is a 502 search_failed', async (t) => {
-    const api = await buildTestApp(t, { SEARCH_PROVIDER: 'searxng', SEARCH_BASE_URL: searxng.origin, FETCH_TIMEOUT_MS: '300' });
+    const api = await buildTestApp(t, {
+      SEARCH_PROVIDER: 'searxng',
+      SEARCH_BASE_URL: searxng.origin,
+      FETCH_TIMEOUT_MS: '300',
+    });
     searxng.setMode('slow');
     const res = await api.post('/search', { query: 'slow provider' });
     searxng.setMode('ok');

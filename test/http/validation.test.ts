@@ -25,13 +25,19 @@ describe('POST /fetch validation', () => {
   test('url may not be empty', () => expect422('/fetch', { url: '' }, ['body', 'url'], 'string_too_short'));
   test('url at most 2083 characters', () =>
     expect422('/fetch', { url: 'https://example.com/' + 'a'.repeat(2064) }, ['body', 'url'], 'string_too_long'));
-  test('url must be http or https', () => expect422('/fetch', { url: 'ftp://example.com/file' }, ['body', 'url'], 'url_scheme'));
+  test('url must be http or https', () =>
+    expect422('/fetch', { url: 'ftp://example.com/file' }, ['body', 'url'], 'url_scheme'));
   test('url must parse', () => expect422('/fetch', { url: 'not a url' }, ['body', 'url'], 'url_parsing'));
-  test('max_tokens at least 1', () => expect422('/fetch', { url: 'https://example.com', max_tokens: 0 }, ['body', 'max_tokens'], 'greater_than_equal'));
-  test('max_tokens is an integer', () => expect422('/fetch', { url: 'https://example.com', max_tokens: 'many' }, ['body', 'max_tokens'], 'int_type'));
-  test('format is one of three', () => expect422('/fetch', { url: 'https://example.com', format: 'html' }, ['body', 'format'], 'enum'));
-  test('use_cache is a boolean', () => expect422('/fetch', { url: 'https://example.com', use_cache: 'sometimes' }, ['body', 'use_cache'], 'bool_type'));
-  test('unknown fields are refused', () => expect422('/fetch', { url: 'https://example.com', max_token: 5 }, ['body', 'max_token'], 'extra_forbidden'));
+  test('max_tokens at least 1', () =>
+    expect422('/fetch', { url: 'https://example.com', max_tokens: 0 }, ['body', 'max_tokens'], 'greater_than_equal'));
+  test('max_tokens is an integer', () =>
+    expect422('/fetch', { url: 'https://example.com', max_tokens: 'many' }, ['body', 'max_tokens'], 'int_type'));
+  test('format is one of three', () =>
+    expect422('/fetch', { url: 'https://example.com', format: 'html' }, ['body', 'format'], 'enum'));
+  test('use_cache is a boolean', () =>
+    expect422('/fetch', { url: 'https://example.com', use_cache: 'sometimes' }, ['body', 'use_cache'], 'bool_type'));
+  test('unknown fields are refused', () =>
+    expect422('/fetch', { url: 'https://example.com', max_token: 5 }, ['body', 'max_token'], 'extra_forbidden'));
   test('the body must be an object', () => expect422('/fetch', [1, 2], ['body'], 'model_attributes_type'));
 
   test('several faults are all reported', async () => {
@@ -41,7 +47,9 @@ describe('POST /fetch validation', () => {
   });
 
   test('malformed JSON is a 422, not a 500', async () => {
-    const res = await api.request('POST', '/fetch', '{"url": "https://example.com"', { 'content-type': 'application/json' });
+    const res = await api.request('POST', '/fetch', '{"url": "https://example.com"', {
+      'content-type': 'application/json',
+    });
     assert.equal(res.status, 422);
     assert.equal(res.body.detail[0].type, 'json_invalid');
     assert.deepEqual(res.body.detail[0].loc.slice(0, 1), ['body']);
@@ -54,7 +62,9 @@ describe('POST /fetch validation', () => {
   });
 
   test('a non-JSON content type is a 415 with a clear detail', async () => {
-    const res = await api.request('POST', '/fetch', 'url=https://example.com', { 'content-type': 'application/x-www-form-urlencoded' });
+    const res = await api.request('POST', '/fetch', 'url=https://example.com', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     assert.equal(res.status, 415);
     assert.equal(res.body.code, 'unsupported_media_type');
   });
@@ -64,11 +74,21 @@ describe('POST /fetch/batch validation', () => {
   test('urls is required', () => expect422('/fetch/batch', {}, ['body', 'urls'], 'missing'));
   test('at least one URL', () => expect422('/fetch/batch', { urls: [] }, ['body', 'urls'], 'too_short'));
   test('at most 20 URLs', () =>
-    expect422('/fetch/batch', { urls: Array.from({ length: 21 }, (_, i) => `https://example.com/${i}`) }, ['body', 'urls'], 'too_long'));
+    expect422(
+      '/fetch/batch',
+      { urls: Array.from({ length: 21 }, (_, i) => `https://example.com/${i}`) },
+      ['body', 'urls'],
+      'too_long',
+    ));
   test('each URL is checked with its index', () =>
     expect422('/fetch/batch', { urls: ['https://example.com', 'gopher://x'] }, ['body', 'urls', 1], 'url_scheme'));
   test('max_tokens_each at least 1', () =>
-    expect422('/fetch/batch', { urls: ['https://example.com'], max_tokens_each: 0 }, ['body', 'max_tokens_each'], 'greater_than_equal'));
+    expect422(
+      '/fetch/batch',
+      { urls: ['https://example.com'], max_tokens_each: 0 },
+      ['body', 'max_tokens_each'],
+      'greater_than_equal',
+    ));
 });
 
 describe('query validation', () => {

@@ -5,7 +5,14 @@ import { startFixtureSite } from '../helpers/fixture-site.js';
 import { connectHttp, textOf } from '../helpers/mcp-client.js';
 import { startSearxngStandin } from '../helpers/search-standins.js';
 import { buildTestApp } from '../helpers/test-app.js';
-import { checkErrors, checkEstimate, checkFetchMultiple, checkFetchUrl, checkSearch, checkToolList } from './tools.shared.js';
+import {
+  checkErrors,
+  checkEstimate,
+  checkFetchMultiple,
+  checkFetchUrl,
+  checkSearch,
+  checkToolList,
+} from './tools.shared.js';
 
 // Set up at the top level: on Node 20 an `after` registered inside `before` runs as soon as that hook ends.
 const site = await startFixtureSite();
@@ -41,7 +48,9 @@ test('the HTTP transport shares the server-wide cache with /fetch', async (t) =>
 });
 
 test('a body that is not JSON gets a JSON-RPC parse error', async () => {
-  const res = await api.request('POST', '/mcp', '{"jsonrpc": "2.0", "id": 1, "method":', { accept: 'application/json, text/event-stream' });
+  const res = await api.request('POST', '/mcp', '{"jsonrpc": "2.0", "id": 1, "method":', {
+    accept: 'application/json, text/event-stream',
+  });
   assert.equal(res.status, 400);
   assert.equal(res.body.error.code, -32700);
 });

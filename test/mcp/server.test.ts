@@ -4,16 +4,23 @@ import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { AppError } from '../../src/errors.js';
-import type { Operations } from '../../src/mcp/operations.js';
-import { RemoteApiError } from '../../src/mcp/remote-operations.js';
+import type { AgentOperations } from '../../src/operations/agent.js';
+import { RemoteApiError } from '../../src/operations/remote.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { textOf } from '../helpers/mcp-client.js';
 
-async function connect(t: { after(fn: () => Promise<void>): void }, fetchUrl: Operations['fetchUrl'], logged: unknown[] = []) {
+async function connect(
+  t: { after(fn: () => Promise<void>): void },
+  fetchUrl: AgentOperations['fetchUrl'],
+  logged: unknown[] = [],
+) {
   const unused = async () => {
     throw new Error('not used in this test');
   };
-  const server = createMcpServer({ fetchUrl, estimate: unused, fetchMultiple: unused, searchAndFetch: unused }, { logError: (e) => logged.push(e) });
+  const server = createMcpServer(
+    { fetchUrl, estimate: unused, fetchMultiple: unused, searchAndFetch: unused },
+    { logError: (e) => logged.push(e) },
+  );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'test', version: '1' });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
@@ -31,7 +38,15 @@ test('defaults are applied before the operation sees the arguments', async (t) =
     throw new AppError('upstream_timeout', 'slow.example did not answer in time');
   });
   await client.callTool({ name: 'fetch_url', arguments: { url: 'https://slow.example/' } });
-  assert.deepEqual(seen, { url: 'https://slow.example/', max_tokens: null, format: 'markdown', use_cache: true, fetcher: 'auto', links: 'inline', images: 'keep' });
+  assert.deepEqual(seen, {
+    url: 'https://slow.example/',
+    max_tokens: null,
+    format: 'markdown',
+    use_cache: true,
+    fetcher: 'auto',
+    links: 'inline',
+    images: 'keep',
+  });
 });
 
 test('a foreseen error keeps its code, detail and next step', async (t) => {
@@ -41,7 +56,10 @@ test('a foreseen error keeps its code, detail and next step', async (t) => {
   const result = await client.callTool({ name: 'fetch_url', arguments: { url: 'https://slow.example/' } });
   assert.equal(result.isError, true);
   assert.equal(result.structuredContent, undefined, 'no structured content that would not match the output schema');
-  assert.equal(textOf(result), 'Error 504 upstream_timeout: slow.example did not answer in time\nNext step: retry later\n\n{"status":504,"detail":"slow.example did not answer in time","code":"upstream_timeout","retry_hint":"retry later"}');
+  assert.equal(
+    textOf(result),
+    'Error 504 upstream_timeout: slow.example did not answer in time\nNext step: retry later\n\n{"status":504,"detail":"slow.example did not answer in time","code":"upstream_timeout","retry_hint":"retry later"}',
+  );
 });
 
 test('an error from a remote API is shown as that API sent it, codes unknown here included', async (t) => {

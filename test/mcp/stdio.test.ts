@@ -1,7 +1,6 @@
 // The MCP server over stdio, spawned as the README configures it (node bin/fetchdown.mjs mcp), driven by the SDK's
 // Client: local mode (the pipeline in the child process) and remote mode (calls to the HTTP API with the key).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,8 +9,16 @@ import { startFixtureSite } from '../helpers/fixture-site.js';
 import { REPO_ROOT, connectStdio, textOf } from '../helpers/mcp-client.js';
 import { startSearxngStandin } from '../helpers/search-standins.js';
 import { signUp } from '../helpers/accounts.js';
+import { spawnTracked, waitForOutput } from '../helpers/children.js';
 import { buildTestApp } from '../helpers/test-app.js';
-import { checkErrors, checkEstimate, checkFetchMultiple, checkFetchUrl, checkSearch, checkToolList } from './tools.shared.js';
+import {
+  checkErrors,
+  checkEstimate,
+  checkFetchMultiple,
+  checkFetchUrl,
+  checkSearch,
+  checkToolList,
+} from './tools.shared.js';
 
 // Set up at the top level: on Node 20 an `after` registered inside `before` runs as soon as that hook ends.
 const site = await startFixtureSite();
@@ -53,11 +60,16 @@ test('remote mode: every call goes to the API with X-Service-Key, and its errors
   const api = await buildTestApp(t, { SEARCH_PROVIDER: 'searxng', SEARCH_BASE_URL: searxng.origin });
   // A recording hop in front of the API, to see what the MCP server sends.
   const seen: { method: string; path: string; key: string | undefined }[] = [];
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- node:http ignores the handler's promise
   const proxy = createServer(async (req, res) => {
     seen.push({ method: req.method!, path: req.url!, key: req.headers['x-service-key'] as string | undefined });
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const upstream = await fetch(api.base + req.url, { method: req.method, headers: { 'content-type': 'application/json', 'x-service-key': String(req.headers['x-service-key']) }, body: chunks.length ? Buffer.concat(chunks) : undefined });
+    const upstream = await fetch(api.base + req.url, {
+      method: req.method,
+      headers: { 'content-type': 'application/json', 'x-service-key': String(req.headers['x-service-key']) },
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+    });
     res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
     res.end(Buffer.from(await upstream.arrayBuffer()));
   });
@@ -73,13 +85,24 @@ test('remote mode: every call goes to the API with X-Service-Key, and its errors
   await checkEstimate(client, site);
   await checkFetchMultiple(client, site);
   await checkSearch(client);
-  assert.deepEqual([...new Set(seen.map((s) => `${s.method} ${s.path.split('?')[0]}`))].sort(), ['GET /estimate', 'POST /fetch', 'POST /fetch/batch', 'POST /search']);
-  assert.ok(seen.every((s) => s.key === apiKey), 'every call carries the key');
+  assert.deepEqual([...new Set(seen.map((s) => `${s.method} ${s.path.split('?')[0]}`))].sort(), [
+    'GET /estimate',
+    'POST /fetch',
+    'POST /fetch/batch',
+    'POST /search',
+  ]);
+  assert.ok(
+    seen.every((s) => s.key === apiKey),
+    'every call carries the key',
+  );
 
   const missing = await client.callTool({ name: 'fetch_url', arguments: { url: site.url('/status/404') } });
   assert.equal(missing.isError, true);
   const direct = await api.request('POST', '/fetch', { url: site.url('/status/404') }, { 'x-service-key': apiKey });
-  assert.ok(textOf(missing).includes(JSON.stringify({ status: 502, ...direct.body })), 'the HTTP error body, unchanged');
+  assert.ok(
+    textOf(missing).includes(JSON.stringify({ status: 502, ...direct.body })),
+    'the HTTP error body, unchanged',
+  );
   assert.match(stderr(), /remote mode, calling http:\/\/127\.0\.0\.1/);
 });
 
@@ -87,31 +110,41 @@ test('remote mode with the API down: an error result naming FETCHDOWN_API_URL', 
   const { client } = await connectStdio(t, { FETCHDOWN_API_URL: 'http://127.0.0.1:9', FETCHDOWN_API_KEY: 'k' });
   const result = await client.callTool({ name: 'fetch_url', arguments: { url: 'https://example.com/' } });
   assert.equal(result.isError, true);
-  assert.match(textOf(result), /Error 502 upstream_unreachable: the Fetchdown API at http:\/\/127\.0\.0\.1:9 could not be reached/);
+  assert.match(
+    textOf(result),
+    /Error 502 upstream_unreachable: the Fetchdown API at http:\/\/127\.0\.0\.1:9 could not be reached/,
+  );
   assert.match(textOf(result), /FETCHDOWN_API_URL/);
 });
 
-test('stdout carries nothing but JSON-RPC; logs go to stderr', async () => {
-  const child = spawn(process.execPath, ['bin/fetchdown.mjs', 'mcp'], {
+test('stdout carries nothing but JSON-RPC; logs go to stderr', async (t) => {
+  const server = spawnTracked(t, process.execPath, ['bin/fetchdown.mjs', 'mcp'], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, CACHE_URL: 'memory://', FETCH_ALLOW_PRIVATE_NETWORKS: '1' },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  const send = (message: object) => server.child.stdin!.write(`${JSON.stringify(message)}\n`);
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
   send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-  send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'fetch_url', arguments: { url: site.url('/article') } } });
+  send({
+    jsonrpc: '2.0',
+    id: 3,
+    method: 'tools/call',
+    params: { name: 'fetch_url', arguments: { url: site.url('/article') } },
+  });
   send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'fetch_url', arguments: { url: 42 } } });
-  const deadline = Date.now() + 15000;
   // Answers come in completion order: the fetch (id 3) may finish after the refused call (id 4).
-  while (!(stdout.includes('"id":3') && stdout.includes('"id":4')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  child.stdin.end();
-  const [code] = await once(child, 'exit');
+  await waitForOutput(server, /"id":3[\s\S]*"id":4|"id":4[\s\S]*"id":3/);
+  server.child.stdin!.end();
+  const [code] = await once(server.child, 'exit');
   assert.equal(code, 0, 'closing stdin ends the server cleanly');
+  const stdout = server.stdout();
+  const stderr = server.output();
   const lines = stdout.trim().split('\n');
   assert.equal(lines.length, 4, stdout);
   for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, '2.0');

@@ -8,7 +8,10 @@ export const TOMATO_TITLE = /Growing Tomatoes on a Balcony|Gardening Notes/;
 
 export async function checkToolList(client: Client): Promise<void> {
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), ['fetch_url', 'estimate_tokens', 'fetch_multiple', 'search_and_fetch']);
+  assert.deepEqual(
+    tools.map((t) => t.name),
+    ['fetch_url', 'estimate_tokens', 'fetch_multiple', 'search_and_fetch'],
+  );
   for (const tool of tools) {
     assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
     assert.equal(tool.annotations?.openWorldHint, true, tool.name);
@@ -21,14 +24,28 @@ export async function checkToolList(client: Client): Promise<void> {
   assert.equal(byName.fetch_url!.max_tokens.minimum, 1);
   assert.deepEqual(byName.fetch_url!.format.enum, ['markdown', 'text', 'json']);
   for (const tool of ['fetch_url', 'fetch_multiple']) {
-    assert.deepEqual([byName[tool]!.links.enum, byName[tool]!.links.default], [['inline', 'reference', 'none'], 'inline'], tool);
+    assert.deepEqual(
+      [byName[tool]!.links.enum, byName[tool]!.links.default],
+      [['inline', 'reference', 'none'], 'inline'],
+      tool,
+    );
     assert.deepEqual([byName[tool]!.images.enum, byName[tool]!.images.default], [['keep', 'none'], 'keep'], tool);
   }
   assert.equal(byName.fetch_multiple!.urls.maxItems, 20);
   assert.equal(byName.fetch_multiple!.urls.minItems, 1);
   assert.deepEqual([byName.search_and_fetch!.query.minLength, byName.search_and_fetch!.query.maxLength], [2, 500]);
-  assert.deepEqual([byName.search_and_fetch!.num_results.minimum, byName.search_and_fetch!.num_results.maximum, byName.search_and_fetch!.num_results.default], [1, 10, 3]);
-  assert.deepEqual([byName.search_and_fetch!.max_tokens_each.minimum, byName.search_and_fetch!.max_tokens_each.maximum], [100, 20000]);
+  assert.deepEqual(
+    [
+      byName.search_and_fetch!.num_results.minimum,
+      byName.search_and_fetch!.num_results.maximum,
+      byName.search_and_fetch!.num_results.default,
+    ],
+    [1, 10, 3],
+  );
+  assert.deepEqual(
+    [byName.search_and_fetch!.max_tokens_each.minimum, byName.search_and_fetch!.max_tokens_each.maximum],
+    [100, 20000],
+  );
 }
 
 export async function checkFetchUrl(client: Client, site: FixtureSite): Promise<void> {
@@ -43,16 +60,28 @@ export async function checkFetchUrl(client: Client, site: FixtureSite): Promise<
   assert.ok(text.startsWith('# A Long Guide'), text.slice(0, 80));
   assert.ok(text.includes(s.markdown), 'the text carries the Markdown');
   assert.ok(text.includes(`cursor "${s.next_cursor}"`), 'the text says how to read on');
-  const next = await client.callTool({ name: 'fetch_url', arguments: { url: site.url('/long'), max_tokens: 120, cursor: s.next_cursor } });
+  const next = await client.callTool({
+    name: 'fetch_url',
+    arguments: { url: site.url('/long'), max_tokens: 120, cursor: s.next_cursor },
+  });
   assert.equal(next.isError, undefined);
   assert.notEqual((next.structuredContent as any).markdown, s.markdown);
 
   // A cursor reads on only in its own rendering: the hint names the arguments to repeat.
-  const styled = await client.callTool({ name: 'fetch_url', arguments: { url: site.url('/links-long'), max_tokens: 120, links: 'reference', images: 'none' } });
+  const styled = await client.callTool({
+    name: 'fetch_url',
+    arguments: { url: site.url('/links-long'), max_tokens: 120, links: 'reference', images: 'none' },
+  });
   const cursor = (styled.structuredContent as any).next_cursor;
   assert.match((styled.structuredContent as any).markdown, /\]\[1\][\s\S]*\n\[1\]: http/);
-  assert.ok(textOf(styled).includes(`cursor "${cursor}", links "reference" and images "none".`), textOf(styled).slice(-300));
-  const read = await client.callTool({ name: 'fetch_url', arguments: { url: site.url('/links-long'), max_tokens: 120, cursor, links: 'reference', images: 'none' } });
+  assert.ok(
+    textOf(styled).includes(`cursor "${cursor}", links "reference" and images "none".`),
+    textOf(styled).slice(-300),
+  );
+  const read = await client.callTool({
+    name: 'fetch_url',
+    arguments: { url: site.url('/links-long'), max_tokens: 120, cursor, links: 'reference', images: 'none' },
+  });
   assert.equal(read.isError, undefined);
 }
 
@@ -66,7 +95,10 @@ export async function checkEstimate(client: Client, site: FixtureSite): Promise<
 }
 
 export async function checkFetchMultiple(client: Client, site: FixtureSite): Promise<void> {
-  const result = await client.callTool({ name: 'fetch_multiple', arguments: { urls: [site.url('/article'), site.url('/status/404')], max_tokens_each: 50 } });
+  const result = await client.callTool({
+    name: 'fetch_multiple',
+    arguments: { urls: [site.url('/article'), site.url('/status/404')], max_tokens_each: 50 },
+  });
   assert.equal(result.isError, undefined);
   const [page, failed] = (result.structuredContent as any).results;
   assert.match(page.metadata.title, TOMATO_TITLE);
@@ -76,7 +108,10 @@ export async function checkFetchMultiple(client: Client, site: FixtureSite): Pro
 }
 
 export async function checkSearch(client: Client): Promise<void> {
-  const result = await client.callTool({ name: 'search_and_fetch', arguments: { query: 'tomatoes', num_results: 2, max_tokens_each: 100 } });
+  const result = await client.callTool({
+    name: 'search_and_fetch',
+    arguments: { query: 'tomatoes', num_results: 2, max_tokens_each: 100 },
+  });
   assert.equal(result.isError, undefined, textOf(result));
   const s = result.structuredContent as any;
   assert.equal(s.results.length, 2);
@@ -98,9 +133,17 @@ export async function checkErrors(client: Client, site: FixtureSite): Promise<vo
     ['fetch_url', {}, /body\.url: Field required/],
     ['fetch_url', { url: 'ftp://example.com/' }, /body\.url: URL scheme should be 'http' or 'https'/],
     ['fetch_url', { url: site.url('/article'), extra: 1 }, /body\.extra: Extra inputs are not permitted/],
-    ['fetch_multiple', { urls: Array.from({ length: 21 }, () => site.url('/article')) }, /body\.urls: List should have at most 20 items/],
+    [
+      'fetch_multiple',
+      { urls: Array.from({ length: 21 }, () => site.url('/article')) },
+      /body\.urls: List should have at most 20 items/,
+    ],
     ['search_and_fetch', { query: 'x' }, /body\.query: String should have at least 2 characters/],
-    ['search_and_fetch', { query: 'ok', num_results: 11 }, /body\.num_results: Input should be less than or equal to 10/],
+    [
+      'search_and_fetch',
+      { query: 'ok', num_results: 11 },
+      /body\.num_results: Input should be less than or equal to 10/,
+    ],
     ['estimate_tokens', { url: 'not a url' }, /query\.url: Input should be a valid URL/],
   ];
   for (const [name, args, expected] of cases) {

@@ -4,7 +4,10 @@ import { describe, test } from 'node:test';
 import ipaddr from 'ipaddr.js';
 import { BLOCKED_RANGES, isBlockedAddress } from '../../src/net/blocked-ranges.js';
 
-/** cidr → addresses inside it, and outside neighbours that must stay allowed (empty where the neighbour is itself blocked or unallocated). */
+/**
+ * cidr → addresses inside it, and outside neighbours that must stay allowed (empty where the neighbour is itself
+ * blocked or unallocated).
+ */
 const CASES: Record<string, { inside: string[]; outside: string[] }> = {
   '0.0.0.0/8': { inside: ['0.0.0.0', '0.255.255.255'], outside: ['1.0.0.1'] },
   '10.0.0.0/8': { inside: ['10.0.0.1', '10.255.255.255'], outside: ['9.255.255.255', '11.0.0.1'] },
@@ -64,7 +67,14 @@ describe('blocked ranges', () => {
   }
 
   test('public addresses are allowed', () => {
-    for (const ip of ['8.8.8.8', '1.1.1.1', '93.184.215.14', '2606:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001:80b::200e']) {
+    for (const ip of [
+      '8.8.8.8',
+      '1.1.1.1',
+      '93.184.215.14',
+      '2606:4700::1111',
+      '2001:4860:4860::8888',
+      '2a00:1450:4001:80b::200e',
+    ]) {
       assert.equal(isBlockedAddress(ip), false, ip);
     }
   });

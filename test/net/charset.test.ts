@@ -4,7 +4,8 @@ import { describe, test } from 'node:test';
 import iconv from 'iconv-lite';
 import { decodeBody } from '../../src/net/charset.js';
 
-const page = (body: string, head = '') => `<!doctype html><html><head>${head}<title>t</title></head><body><p>${body}</p></body></html>`;
+const page = (body: string, head = '') =>
+  `<!doctype html><html><head>${head}<title>t</title></head><body><p>${body}</p></body></html>`;
 
 describe('decodeBody', () => {
   test('iso-8859-1 from the Content-Type charset', () => {
@@ -54,7 +55,9 @@ describe('decodeBody', () => {
 
   test('<meta charset> when the header names none', () => {
     const text = 'Café crème';
-    assert.ok(decodeBody(iconv.encode(page(text, '<meta charset="windows-1252">'), 'win1252'), 'text/html').includes(text));
+    assert.ok(
+      decodeBody(iconv.encode(page(text, '<meta charset="windows-1252">'), 'win1252'), 'text/html').includes(text),
+    );
   });
 
   test('<meta http-equiv> when there is no header at all', () => {

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { connect } from 'node:net';
 import { describe, test } from 'node:test';
-import { BlockedAddressError, checkUrl, createAddressPolicy, type AddressPolicy, type ResolveHost } from '../../src/net/guard.js';
+import {
+  BlockedAddressError,
+  checkUrl,
+  createAddressPolicy,
+  type AddressPolicy,
+  type ResolveHost,
+} from '../../src/net/guard.js';
 import { createGuardedAgent } from '../../src/net/guarded-agent.js';
 import { startLoopback } from './loopback.js';
 
@@ -49,11 +55,13 @@ function lookupWith(policy: AddressPolicy, hostname: string, all: boolean): Prom
   });
 }
 
-const fakeDns = (answers: Record<string, string[]>): ResolveHost => async (hostname) => {
-  const addresses = answers[hostname];
-  if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-  return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-};
+const fakeDns =
+  (answers: Record<string, string[]>): ResolveHost =>
+  async (hostname) => {
+    const addresses = answers[hostname];
+    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
 
 describe('checkUrl', () => {
   test('refuses every spelling of loopback', () => {
@@ -70,11 +78,21 @@ describe('checkUrl', () => {
   });
 
   test('the detail names the host', () => {
-    assert.match(checkUrl(new URL('http://169.254.169.254/x'), false)?.detail ?? '', /169\.254\.169\.254 is a private or reserved address/);
+    assert.match(
+      checkUrl(new URL('http://169.254.169.254/x'), false)?.detail ?? '',
+      /169\.254\.169\.254 is a private or reserved address/,
+    );
   });
 
   test('only http and https, even with private networks allowed', () => {
-    for (const url of ['file:///etc/passwd', 'ftp://example.com/', 'gopher://example.com/', 'data:text/plain,hi', 'javascript:alert(1)', 'ws://example.com/']) {
+    for (const url of [
+      'file:///etc/passwd',
+      'ftp://example.com/',
+      'gopher://example.com/',
+      'data:text/plain,hi',
+      'javascript:alert(1)',
+      'ws://example.com/',
+    ]) {
       for (const allow of [false, true]) {
         const failure = checkUrl(new URL(url), allow);
         assert.equal(failure?.code, 'blocked_url', url);
@@ -84,13 +102,20 @@ describe('checkUrl', () => {
   });
 
   test('allows public literals and host names (names are checked at connect)', () => {
-    for (const url of ['http://8.8.8.8/', 'https://1.1.1.1/dns', 'http://[2606:4700::1111]/', 'https://example.com/a?b', 'http://localhost/']) {
+    for (const url of [
+      'http://8.8.8.8/',
+      'https://1.1.1.1/dns',
+      'http://[2606:4700::1111]/',
+      'https://example.com/a?b',
+      'http://localhost/',
+    ]) {
       assert.equal(checkUrl(new URL(url), false), null, url);
     }
   });
 
   test('allows private literals when private networks are allowed', () => {
-    for (const url of [...LOOPBACK_SPELLINGS, ...METADATA_AND_PRIVATE]) assert.equal(checkUrl(new URL(url), true), null, url);
+    for (const url of [...LOOPBACK_SPELLINGS, ...METADATA_AND_PRIVATE])
+      assert.equal(checkUrl(new URL(url), true), null, url);
   });
 
   test('the blocked decision is injectable', () => {
@@ -113,13 +138,19 @@ describe('lookup', () => {
   });
 
   test('refuses when ANY answer is blocked', async () => {
-    const policy = createAddressPolicy({ allowPrivateNetworks: false, resolveHost: fakeDns({ 'mixed.test': ['93.184.215.14', '10.0.0.7'] }) });
+    const policy = createAddressPolicy({
+      allowPrivateNetworks: false,
+      resolveHost: fakeDns({ 'mixed.test': ['93.184.215.14', '10.0.0.7'] }),
+    });
     const { error } = await lookupWith(policy, 'mixed.test', true);
     assert.ok(error instanceof BlockedAddressError);
   });
 
   test('returns every checked answer, or the first one, in the shape net.connect asked for', async () => {
-    const policy = createAddressPolicy({ allowPrivateNetworks: false, resolveHost: fakeDns({ 'public.test': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'] }) });
+    const policy = createAddressPolicy({
+      allowPrivateNetworks: false,
+      resolveHost: fakeDns({ 'public.test': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'] }),
+    });
     const all = await lookupWith(policy, 'public.test', true);
     assert.equal(all.error, null);
     assert.deepEqual(all.address, [
@@ -145,13 +176,20 @@ describe('lookup', () => {
     const site = await startLoopback((_req, res) => res.end('pinned'));
     t.after(() => site.close());
     // "pinned.test" exists in no DNS: the socket can only reach the server through the lookup's own answer.
-    const policy = createAddressPolicy({ allowPrivateNetworks: false, isBlocked: () => false, resolveHost: fakeDns({ 'pinned.test': ['127.0.0.1'] }) });
+    const policy = createAddressPolicy({
+      allowPrivateNetworks: false,
+      isBlocked: () => false,
+      resolveHost: fakeDns({ 'pinned.test': ['127.0.0.1'] }),
+    });
     const socket = connect({ host: 'pinned.test', port: site.port, lookup: policy.lookup });
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     assert.equal(socket.remoteAddress, '127.0.0.1');
     socket.destroy();
 
-    const refusing = createAddressPolicy({ allowPrivateNetworks: false, resolveHost: fakeDns({ 'pinned.test': ['127.0.0.1'] }) });
+    const refusing = createAddressPolicy({
+      allowPrivateNetworks: false,
+      resolveHost: fakeDns({ 'pinned.test': ['127.0.0.1'] }),
+    });
     const refused = connect({ host: 'pinned.test', port: site.port, lookup: refusing.lookup });
     const error = await new Promise<Error>((resolve) => refused.once('error', resolve));
     assert.ok(error instanceof BlockedAddressError);
@@ -169,8 +207,16 @@ describe('guarded agent (the check at the socket, without the URL check in front
     });
     const agent = createGuardedAgent(policy, { timeoutMs: 2000 });
     t.after(() => agent.close());
-    for (const origin of [`http://127.0.0.2:${site.port}`, `http://[::1]:${site.port}`, `http://inside.test:${site.port}`]) {
-      await assert.rejects(agent.request({ origin, path: '/', method: 'GET' }), { code: 'ERR_BLOCKED_ADDRESS' }, origin);
+    for (const origin of [
+      `http://127.0.0.2:${site.port}`,
+      `http://[::1]:${site.port}`,
+      `http://inside.test:${site.port}`,
+    ]) {
+      await assert.rejects(
+        agent.request({ origin, path: '/', method: 'GET' }),
+        { code: 'ERR_BLOCKED_ADDRESS' },
+        origin,
+      );
     }
     assert.equal(site.hits(), 0);
     const allowed = await agent.request({ origin: `http://ok.test:${site.port}`, path: '/', method: 'GET' });

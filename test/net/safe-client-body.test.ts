@@ -69,7 +69,13 @@ before(async () => {
       pump();
     } else res.end('?');
   });
-  client = createSafeClient({ allowPrivateNetworks: true, timeoutMs: 5000, maxBytes: MAX_BYTES, maxRedirects: 3, userAgent: 'FetchdownTest/1.0' });
+  client = createSafeClient({
+    allowPrivateNetworks: true,
+    timeoutMs: 5000,
+    maxBytes: MAX_BYTES,
+    maxRedirects: 3,
+    userAgent: 'FetchdownTest/1.0',
+  });
 });
 after(async () => {
   await client.close();

@@ -7,7 +7,13 @@ import { createSafeClient, type SafeClient, type SafeClientOptions } from '../..
 import { findClosedPort, startLoopback, type Loopback } from './loopback.js';
 
 const TIMEOUT_MS = 300;
-const BASE: SafeClientOptions = { allowPrivateNetworks: true, timeoutMs: TIMEOUT_MS, maxBytes: 1 << 20, maxRedirects: 3, userAgent: 'FetchdownTest/1.0' };
+const BASE: SafeClientOptions = {
+  allowPrivateNetworks: true,
+  timeoutMs: TIMEOUT_MS,
+  maxBytes: 1 << 20,
+  maxRedirects: 3,
+  userAgent: 'FetchdownTest/1.0',
+};
 
 const noSuchHost: ResolveHost = async (hostname) => {
   throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
@@ -101,7 +107,9 @@ describe('timeouts', () => {
 
 describe('programmer errors', () => {
   test('an invalid header from the caller throws instead of blaming the site', async () => {
-    await assert.rejects(client.request(new URL(site.url('/')), { headers: { 'x-bad': 'a\r\nb' } }), { code: 'UND_ERR_INVALID_ARG' });
+    await assert.rejects(client.request(new URL(site.url('/')), { headers: { 'x-bad': 'a\r\nb' } }), {
+      code: 'UND_ERR_INVALID_ARG',
+    });
   });
 });
 

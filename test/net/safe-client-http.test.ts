@@ -38,7 +38,13 @@ before(async () => {
       res.end(req.method === 'HEAD' ? undefined : 'x'.repeat(1234));
     } else res.end(`page ${req.url}`);
   });
-  client = createSafeClient({ allowPrivateNetworks: true, timeoutMs: 2000, maxBytes: 1 << 20, maxRedirects: 3, userAgent: 'FetchdownTest/1.0' });
+  client = createSafeClient({
+    allowPrivateNetworks: true,
+    timeoutMs: 2000,
+    maxBytes: 1 << 20,
+    maxRedirects: 3,
+    userAgent: 'FetchdownTest/1.0',
+  });
 });
 after(async () => {
   await client.close();
@@ -90,7 +96,13 @@ describe('redirects', () => {
   });
 
   test('maxRedirects 0 refuses the first redirect', async (t) => {
-    const strict = createSafeClient({ allowPrivateNetworks: true, timeoutMs: 2000, maxBytes: 1024, maxRedirects: 0, userAgent: 'x' });
+    const strict = createSafeClient({
+      allowPrivateNetworks: true,
+      timeoutMs: 2000,
+      maxBytes: 1024,
+      maxRedirects: 0,
+      userAgent: 'x',
+    });
     t.after(() => strict.close());
     const outcome = await strict.request(new URL(site.url('/chain/1')));
     assert.equal(!outcome.ok && outcome.failure.code, 'upstream_unreachable');
@@ -121,7 +133,10 @@ describe('redirects', () => {
   test('HEAD stays HEAD across redirects', async () => {
     const before = site.seen.length;
     await get('/chain/2', { method: 'HEAD' });
-    assert.deepEqual(site.seen.slice(before).map((r) => r.method), ['HEAD', 'HEAD', 'HEAD']);
+    assert.deepEqual(
+      site.seen.slice(before).map((r) => r.method),
+      ['HEAD', 'HEAD', 'HEAD'],
+    );
   });
 });
 
@@ -133,7 +148,13 @@ describe('headers', () => {
   });
 
   test('caller headers are added and override the defaults, whatever their case', async () => {
-    const sent = JSON.parse((await get('/headers', { headers: { Accept: 'text/markdown', 'Accept-Encoding': 'identity', 'User-Agent': 'Other' } })).body.toString());
+    const sent = JSON.parse(
+      (
+        await get('/headers', {
+          headers: { Accept: 'text/markdown', 'Accept-Encoding': 'identity', 'User-Agent': 'Other' },
+        })
+      ).body.toString(),
+    );
     assert.equal(sent.accept, 'text/markdown');
     assert.equal(sent['accept-encoding'], 'identity');
     assert.equal(sent['user-agent'], 'Other');
@@ -158,7 +179,14 @@ describe('connections', () => {
       }, 50);
     });
     t.after(() => slow.close());
-    const capped = createSafeClient({ allowPrivateNetworks: true, timeoutMs: 2000, maxBytes: 1024, maxRedirects: 0, userAgent: 'x', maxConnectionsPerOrigin: 1 });
+    const capped = createSafeClient({
+      allowPrivateNetworks: true,
+      timeoutMs: 2000,
+      maxBytes: 1024,
+      maxRedirects: 0,
+      userAgent: 'x',
+      maxConnectionsPerOrigin: 1,
+    });
     t.after(() => capped.close());
     const outcomes = await Promise.all([1, 2, 3].map(() => capped.request(new URL(slow.url('/')))));
     assert.ok(outcomes.every((o) => o.ok));

@@ -5,7 +5,13 @@ import type { ResolveHost } from '../../src/net/guard.js';
 import { createSafeClient, type SafeClientOptions } from '../../src/net/safe-client.js';
 import { startLoopback, type Loopback } from './loopback.js';
 
-const BASE: SafeClientOptions = { allowPrivateNetworks: false, timeoutMs: 2000, maxBytes: 1 << 20, maxRedirects: 5, userAgent: 'FetchdownTest/1.0' };
+const BASE: SafeClientOptions = {
+  allowPrivateNetworks: false,
+  timeoutMs: 2000,
+  maxBytes: 1 << 20,
+  maxRedirects: 5,
+  userAgent: 'FetchdownTest/1.0',
+};
 
 function clientWith(t: { after(fn: () => Promise<void>): void }, overrides: Partial<SafeClientOptions>) {
   const client = createSafeClient({ ...BASE, ...overrides });
@@ -13,8 +19,10 @@ function clientWith(t: { after(fn: () => Promise<void>): void }, overrides: Part
   return client;
 }
 
-const fakeDns = (answers: Record<string, string[]>): ResolveHost => async (hostname) =>
-  (answers[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+const fakeDns =
+  (answers: Record<string, string[]>): ResolveHost =>
+  async (hostname) =>
+    (answers[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
 let site: Loopback;
 before(async () => {
@@ -63,7 +71,10 @@ describe('with private networks refused', () => {
   });
 
   test('one blocked answer among public ones is enough to refuse', async (t) => {
-    const client = clientWith(t, { isBlocked: (ip) => ip === '127.0.0.2', resolveHost: fakeDns({ 'mixed.test': ['127.0.0.1', '127.0.0.2'] }) });
+    const client = clientWith(t, {
+      isBlocked: (ip) => ip === '127.0.0.2',
+      resolveHost: fakeDns({ 'mixed.test': ['127.0.0.1', '127.0.0.2'] }),
+    });
     const before = site.hits();
     const outcome = await client.request(new URL(`http://mixed.test:${site.port}/`));
     assert.equal(!outcome.ok && outcome.failure.code, 'blocked_url');
@@ -106,9 +117,14 @@ describe('redirects are re-checked at every hop', () => {
   });
 
   test('a redirect to a host name that resolves to a blocked address is refused at lookup', async (t) => {
-    const client = clientWith(t, { isBlocked: (ip) => ip === '127.0.0.2', resolveHost: fakeDns({ 'rebind.test': ['127.0.0.2'] }) });
+    const client = clientWith(t, {
+      isBlocked: (ip) => ip === '127.0.0.2',
+      resolveHost: fakeDns({ 'rebind.test': ['127.0.0.2'] }),
+    });
     const before = site.hits();
-    const outcome = await client.request(new URL(site.url(`/go?${encodeURIComponent(`http://rebind.test:${site.port}/secret`)}`)));
+    const outcome = await client.request(
+      new URL(site.url(`/go?${encodeURIComponent(`http://rebind.test:${site.port}/secret`)}`)),
+    );
     assert.equal(!outcome.ok && outcome.failure.code, 'blocked_url');
     assert.equal(site.hits() - before, 1, 'only the first hop arrived');
   });

@@ -4,7 +4,11 @@ import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
 const refuses = (env: Record<string, string>, name: string) =>
-  assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && e.message.startsWith(`${name}:`), `${JSON.stringify(env)} → ${name}`);
+  assert.throws(
+    () => loadConfig(env),
+    (e: unknown) => e instanceof ConfigError && e.message.startsWith(`${name}:`),
+    `${JSON.stringify(env)} → ${name}`,
+  );
 
 test('defaults: no search, local mode, localhost links', () => {
   const config = loadConfig({});
@@ -14,7 +18,10 @@ test('defaults: no search, local mode, localhost links', () => {
 });
 
 test('valid combinations load', () => {
-  assert.equal(loadConfig({ SEARCH_PROVIDER: 'searxng', SEARCH_BASE_URL: 'http://searx:8080' }).SEARCH_PROVIDER, 'searxng');
+  assert.equal(
+    loadConfig({ SEARCH_PROVIDER: 'searxng', SEARCH_BASE_URL: 'http://searx:8080' }).SEARCH_PROVIDER,
+    'searxng',
+  );
   assert.equal(loadConfig({ SEARCH_PROVIDER: 'brave', SEARCH_API_KEY: 'k' }).SEARCH_API_KEY, 'k');
   assert.equal(loadConfig({ FETCHDOWN_API_URL: 'https://api.example', FETCHDOWN_API_KEY: 'k' }).FETCHDOWN_API_KEY, 'k');
 });

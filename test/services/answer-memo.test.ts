@@ -1,7 +1,7 @@
 // Whole answers kept per cached copy: only whole ones, only for budgets they fit, frozen, and a bounded number.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { FetchResult } from '../../src/http/schemas.js';
+import type { FetchResult } from '../../src/contract/fetch.js';
 import { createAnswerMemo, isSharedAnswer } from '../../src/services/answer-memo.js';
 
 function answer(totalTokens: number, truncated = false): FetchResult {
@@ -28,7 +28,14 @@ function answer(totalTokens: number, truncated = false): FetchResult {
     credits: 0.1,
     next_cursor: truncated ? 'cursor' : null,
     cache: { hit: true, cached_at: '2026-11-23T00:00:00.000Z', expires_at: '2026-11-23T06:00:00.000Z' },
-    fetch_info: { fetcher_used: 'html', fetch_ms: 1, redirects: 0, bytes: 10, body_truncated: false, source_markdown: false },
+    fetch_info: {
+      fetcher_used: 'html',
+      fetch_ms: 1,
+      redirects: 0,
+      bytes: 10,
+      body_truncated: false,
+      source_markdown: false,
+    },
   };
 }
 

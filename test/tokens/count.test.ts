@@ -6,10 +6,20 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { after, test } from 'node:test';
 import { get_encoding } from 'tiktoken';
-import { countTokens, countTokensUpTo, fitTokens, LONG_RUN, MAX_LETTER_RUN, MAX_OTHER_RUN } from '../../src/tokens/count.js';
+import {
+  countTokens,
+  countTokensUpTo,
+  fitTokens,
+  LONG_RUN,
+  MAX_LETTER_RUN,
+  MAX_OTHER_RUN,
+} from '../../src/tokens/count.js';
 
 const BENCH = join(import.meta.dirname, '../../../shared/bench/extraction/scrapinghub');
-const truth = JSON.parse(readFileSync(join(BENCH, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string }>;
+const truth = JSON.parse(readFileSync(join(BENCH, 'ground-truth.json'), 'utf8')) as Record<
+  string,
+  { articleBody: string }
+>;
 const ids = Object.keys(truth);
 
 const tiktoken = get_encoding('o200k_base');
@@ -47,7 +57,11 @@ test('every article body counts exactly as tiktoken, also with U+FEFF inserted',
 
 /** Runs longer than countTokens counts exactly (indentation, inline base64) cut to the longest it does. */
 function capRuns(text: string): string {
-  return text.replace(LONG_RUN, (run) => Array.from(run).slice(0, (/\s/.test(run[0]!) || !/\p{L}|\p{M}/u.test(run[0]!) ? MAX_OTHER_RUN : MAX_LETTER_RUN) - 1).join(''));
+  return text.replace(LONG_RUN, (run) =>
+    Array.from(run)
+      .slice(0, (/\s/.test(run[0]!) || !/\p{L}|\p{M}/u.test(run[0]!) ? MAX_OTHER_RUN : MAX_LETTER_RUN) - 1)
+      .join(''),
+  );
 }
 
 test('every raw HTML page counts exactly as tiktoken, also with U+FEFF inserted (runs cut to the exact limit)', () => {
@@ -62,26 +76,93 @@ test('every raw HTML page counts exactly as tiktoken, also with U+FEFF inserted 
 
 test('the characters where gpt-tokenizer disagrees with tiktoken count as in tiktoken', () => {
   const cases = [
-    '\uFEFF', '\uFEFF\uFEFF', 'a\uFEFFb', '\n\uFEFF\n', ' \uFEFF', '\uFEFF ', '  \uFEFF', '\u00A0\u00A0\uFEFF', '  1\uFEFF',
-    '\u0085', 'a\u0085b', '\n\u0085\n', ' \u0085x', '\u3000\u3000\u0085', 'x \u0085 y',
-    "it'ſ", "\"'ſ", '  \'ſ', 'ſtraße',
+    '\uFEFF',
+    '\uFEFF\uFEFF',
+    'a\uFEFFb',
+    '\n\uFEFF\n',
+    ' \uFEFF',
+    '\uFEFF ',
+    '  \uFEFF',
+    '\u00A0\u00A0\uFEFF',
+    '  1\uFEFF',
+    '\u0085',
+    'a\u0085b',
+    '\n\u0085\n',
+    ' \u0085x',
+    '\u3000\u3000\u0085',
+    'x \u0085 y',
+    "it'ſ",
+    '"\'ſ',
+    "  'ſ",
+    'ſtraße',
     // letters, marks and digits new in Unicode 17, unknown to tiktoken's tables
-    'a\u088Fb', 'x\u1AD0y', 'Z\uA7CE\uA7CFs', '\u{10940}\u{10959}', '1\u{11DE0}2', '\u{16EA0}\u{16EBB}', '  \u{323B0}',
-    'end\u{33479}.', "\u{1E6C0}'s", '\u{2B73A}\u{2CEA2}', '\uA7F1\u{16FF2}',
+    'a\u088Fb',
+    'x\u1AD0y',
+    'Z\uA7CE\uA7CFs',
+    '\u{10940}\u{10959}',
+    '1\u{11DE0}2',
+    '\u{16EA0}\u{16EBB}',
+    '  \u{323B0}',
+    'end\u{33479}.',
+    "\u{1E6C0}'s",
+    '\u{2B73A}\u{2CEA2}',
+    '\uA7F1\u{16FF2}',
     // lone surrogates are encoded as U+FFFD by both
-    '\uD800', 'a\uDC00b', '\uD83D ok',
+    '\uD800',
+    'a\uDC00b',
+    '\uD83D ok',
   ];
   for (const text of cases) assert.equal(countTokens(text), reference(text), JSON.stringify(text));
 });
 
 test('random mixes of tricky characters count as in tiktoken', () => {
   const pieces = [
-    'a', 'B', 'é', '1', '234', ' ', '  ', '\n', '\n\n', '\t', '\r\n', '.', ',', "'s", "'S", "'ſ", 'ſ', '-', '/', '你好',
-    '😀', '👍🏽', '\u00A0', '\u0085', '\uFEFF', '\u2028', '\u3000', '\u200B', '\u0301', 'Ω', '"', '\u088F', '\u{323B0}',
-    '\u1AD0', '\u{11DE0}', '\uA7CE', '<|endoftext|>', '\uD800', "'re", 'Hello', ' world', '```', '| a |',
+    'a',
+    'B',
+    'é',
+    '1',
+    '234',
+    ' ',
+    '  ',
+    '\n',
+    '\n\n',
+    '\t',
+    '\r\n',
+    '.',
+    ',',
+    "'s",
+    "'S",
+    "'ſ",
+    'ſ',
+    '-',
+    '/',
+    '你好',
+    '😀',
+    '👍🏽',
+    '\u00A0',
+    '\u0085',
+    '\uFEFF',
+    '\u2028',
+    '\u3000',
+    '\u200B',
+    '\u0301',
+    'Ω',
+    '"',
+    '\u088F',
+    '\u{323B0}',
+    '\u1AD0',
+    '\u{11DE0}',
+    '\uA7CE',
+    '<|endoftext|>',
+    '\uD800',
+    "'re",
+    'Hello',
+    ' world',
+    '```',
+    '| a |',
   ];
   let seed = 42;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let i = 0; i < 20_000; i++) {
     let text = '';
     for (let n = 1 + Math.floor(random() * 16); n > 0; n--) text += pieces[Math.floor(random() * pieces.length)];
@@ -119,12 +200,16 @@ test('a page of one endless run (letters, spaces, punctuation) counts in linear 
   for (const unit of ['a', ' ', '\n', '!', 'é', '\u{1F600}']) {
     const started = performance.now();
     const count = countTokens(unit.repeat(1_000_000));
-    // Unsliced, one such page took minutes (the encoding is quadratic in a piece's length); sliced it is well under 1 s.
+    // Unsliced, one such page took minutes (the encoding is quadratic in a piece's length); sliced it is well under 1
+    // s.
     assert.ok(performance.now() - started < 5000, `${JSON.stringify(unit)}: ${performance.now() - started} ms`);
     assert.ok(count > 0);
     const sample = unit.repeat(3000);
     const exact = referenceOrdinary(sample);
-    assert.ok(Math.abs(countTokens(sample) - exact) <= Math.ceil(exact * 0.02), `${JSON.stringify(unit)}: ${countTokens(sample)} vs ${exact}`);
+    assert.ok(
+      Math.abs(countTokens(sample) - exact) <= Math.ceil(exact * 0.02),
+      `${JSON.stringify(unit)}: ${countTokens(sample)} vs ${exact}`,
+    );
   }
   // Trimming over such a run stays within budget and quick.
   const end = fitTokens(`intro ${'b'.repeat(500_000)}`, 1000);

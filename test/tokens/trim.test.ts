@@ -8,7 +8,10 @@ import { countTokens } from '../../src/tokens/count.js';
 import { takePart, type TrimResult } from '../../src/tokens/trim.js';
 
 const BENCH = join(import.meta.dirname, '../../../shared/bench/extraction/scrapinghub');
-const truth = JSON.parse(readFileSync(join(BENCH, 'ground-truth.json'), 'utf8')) as Record<string, { articleBody: string }>;
+const truth = JSON.parse(readFileSync(join(BENCH, 'ground-truth.json'), 'utf8')) as Record<
+  string,
+  { articleBody: string }
+>;
 const bodies = Object.values(truth).map((page) => page.articleBody);
 
 const MARKDOWN = `# Field guide to tomatoes
@@ -114,7 +117,8 @@ test('never cuts inside a code fence or a table row when the block fits', () => 
     for (const part of readAll(MARKDOWN, budget)) {
       const cut = part.nextOffset;
       if (cut === null) continue;
-      for (const [start, end] of fences) assert.ok(cut <= start || cut >= end, `budget ${budget}: cut at ${cut} in a fence`);
+      for (const [start, end] of fences)
+        assert.ok(cut <= start || cut >= end, `budget ${budget}: cut at ${cut} in a fence`);
       assert.match(MARKDOWN.slice(0, cut), /\n[ \t]*$/, `budget ${budget}: cut at ${cut} is not at a line start`);
       const fencesInPart = part.content.match(/^[ \t]*(```|~~~)/gm)?.length ?? 0;
       assert.equal(fencesInPart % 2, 0, `budget ${budget}: a part with half a fence`);
@@ -132,7 +136,10 @@ test('a table keeps its header with its first row, and later rows can start a pa
   const part = takePart(table, 0, countTokens(header) + 1);
   assert.equal(part.content, header);
   assert.ok(table.slice(part.nextOffset!).startsWith('| San Marzano'));
-  assert.ok(header.startsWith(takePart(table, 0, countTokens(header) - 1).content), 'else a token-boundary cut of that block');
+  assert.ok(
+    header.startsWith(takePart(table, 0, countTokens(header) - 1).content),
+    'else a token-boundary cut of that block',
+  );
 });
 
 test('cuts before a list item, nested ones included', () => {
@@ -151,7 +158,11 @@ test('a part does not end on a heading it could leave for the next part', () => 
   const part = takePart(MARKDOWN, 0, countTokens(upToGrowing) + 2);
   assert.ok(!part.content.endsWith('## Growing'));
   assert.ok(MARKDOWN.slice(part.nextOffset!).startsWith('## Growing'));
-  assert.deepEqual(part.outline[0], { level: 2, title: 'Growing', tokens: countTokens(section('## Growing', '## Varieties')) });
+  assert.deepEqual(part.outline[0], {
+    level: 2,
+    title: 'Growing',
+    tokens: countTokens(section('## Growing', '## Varieties')),
+  });
 });
 
 function section(from: string, to: string | null): string {
@@ -171,11 +182,14 @@ test('the outline lists the headings left, with the tokens of each section', () 
   const later = takePart(MARKDOWN, MARKDOWN.indexOf('| Name'), 10);
   assert.ok(!later.content.includes('Heirlooms') && later.nextOffset !== null);
   const rest = MARKDOWN.slice(later.nextOffset, MARKDOWN.indexOf('### Heirlooms')).trimEnd();
-  assert.deepEqual(later.outline.map((entry) => [entry.level, entry.title, entry.tokens]), [
-    [2, 'Varieties (continued)', countTokens(rest)],
-    [3, 'Heirlooms', countTokens(section('### Heirlooms', '## Storage'))],
-    [2, 'Storage', countTokens(section('## Storage', null))],
-  ]);
+  assert.deepEqual(
+    later.outline.map((entry) => [entry.level, entry.title, entry.tokens]),
+    [
+      [2, 'Varieties (continued)', countTokens(rest)],
+      [3, 'Heirlooms', countTokens(section('### Heirlooms', '## Storage'))],
+      [2, 'Storage', countTokens(section('## Storage', null))],
+    ],
+  );
   assert.ok(!part.outline.some((entry) => entry.title.includes('not a heading')), 'a # line in code is no heading');
 });
 
@@ -192,15 +206,29 @@ test('closing hashes are not part of a heading title; a section cut midway is li
 test('content without headings: the outline is the rest, as one entry at level 0', () => {
   const part = takePart(bodies[3]!, 0, 20);
   assert.equal(part.truncated, true);
-  assert.deepEqual(part.outline, [{ level: 0, title: '(continued)', tokens: countTokens(bodies[3]!.slice(part.nextOffset!).trimEnd()) }]);
+  assert.deepEqual(part.outline, [
+    { level: 0, title: '(continued)', tokens: countTokens(bodies[3]!.slice(part.nextOffset!).trimEnd()) },
+  ]);
 });
 
 test('a budget as large as the document returns all of it', () => {
   const total = countTokens(MARKDOWN.trim());
   for (const budget of [total, total + 1, 1_000_000]) {
-    assert.deepEqual(takePart(MARKDOWN, 0, budget), { content: MARKDOWN.trim(), tokenCount: total, truncated: false, nextOffset: null, outline: [] });
+    assert.deepEqual(takePart(MARKDOWN, 0, budget), {
+      content: MARKDOWN.trim(),
+      tokenCount: total,
+      truncated: false,
+      nextOffset: null,
+      outline: [],
+    });
   }
-  assert.deepEqual(takePart(MARKDOWN, 0, null), { content: MARKDOWN.trim(), tokenCount: total, truncated: false, nextOffset: null, outline: [] });
+  assert.deepEqual(takePart(MARKDOWN, 0, null), {
+    content: MARKDOWN.trim(),
+    tokenCount: total,
+    truncated: false,
+    nextOffset: null,
+    outline: [],
+  });
   const rest = MARKDOWN.slice(MARKDOWN.indexOf('## Storage')).trim();
   assert.equal(takePart(MARKDOWN, MARKDOWN.indexOf('## Storage'), null).content, rest);
   assert.equal(takePart(MARKDOWN, MARKDOWN.length + 10, 100).content, '');
@@ -214,12 +242,21 @@ test('one huge paragraph is cut at a token boundary, whole characters only', () 
     assert.ok(part.tokenCount <= budget);
     assert.equal(part.tokenCount, countTokens(part.content));
     assert.ok(paragraph.startsWith(part.content), `budget ${budget}: a prefix`);
-    assert.ok(!part.content.includes('\uFFFD') && !/[\uD800-\uDBFF]$/.test(part.content), `budget ${budget}: no broken character`);
+    assert.ok(
+      !part.content.includes('\uFFFD') && !/[\uD800-\uDBFF]$/.test(part.content),
+      `budget ${budget}: no broken character`,
+    );
     assert.ok(budget < 8 || part.tokenCount >= budget - 4, `budget ${budget}: ${part.tokenCount} tokens used`);
     assert.equal(part.truncated, budget < total);
   }
   const parts = readAll(paragraph, 250);
-  assert.equal(parts.map((p) => p.content).join('').replace(/\s/g, ''), withoutSpace(paragraph));
+  assert.equal(
+    parts
+      .map((p) => p.content)
+      .join('')
+      .replace(/\s/g, ''),
+    withoutSpace(paragraph),
+  );
 });
 
 test('a budget too small for the first character returns an empty part at the same offset', () => {

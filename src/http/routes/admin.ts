@@ -2,12 +2,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { equalSecrets } from '../../accounts/secrets.js';
 import { AppError } from '../../errors.js';
-import type { Services } from '../../services/index.js';
-import { AdminQuery, Metrics } from '../account-schemas.js';
-import { responses } from '../schemas.js';
+import type { AppDeps } from '../app-deps.js';
+import { AdminQuery, Metrics } from '../../contract/account.js';
+import { responses } from '../responses.js';
 
-export const adminRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const adminToken = services.config.ADMIN_TOKEN;
+export const adminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
+  const adminToken = deps.config.ADMIN_TOKEN;
 
   app.get(
     '/admin/metrics',
@@ -15,7 +15,9 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       schema: {
         summary: 'Aggregate metrics (admin)',
         description:
-          'Accounts, active keys and sessions; for the last 24 hours and this calendar month: requests and credits by operation, fetcher and status, cache-hit ratio, p50/p95 latency and error counts. 404 when the server has no ADMIN_TOKEN.',
+          'Accounts, active keys and sessions; for the last 24 hours and this calendar month: ' +
+          'requests and credits by operation, fetcher and status, cache-hit ratio, p50/p95 latency ' +
+          'and error counts. 404 when the server has no ADMIN_TOKEN.',
         tags: ['admin'],
         security: [{ AdminToken: [] }, { AdminTokenQuery: [] }],
         querystring: AdminQuery,
@@ -26,8 +28,9 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       if (!adminToken) throw new AppError('not_found', 'no route for GET /admin/metrics');
       const header = request.headers['x-admin-token'];
       const presented = (Array.isArray(header) ? header[0] : header) ?? request.query.token ?? '';
-      if (!equalSecrets(presented, adminToken)) throw new AppError('invalid_admin_token', 'send the admin token as X-Admin-Token (or ?token=)');
-      return services.accounts.collectMetrics();
+      if (!equalSecrets(presented, adminToken))
+        throw new AppError('invalid_admin_token', 'send the admin token as X-Admin-Token (or ?token=)');
+      return deps.operations.accounts.metrics();
     },
   );
 };

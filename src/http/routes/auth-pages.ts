@@ -5,7 +5,8 @@ export const PAGE_HEADERS = {
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
 };
 
 const escapeHtml = (text: string) =>
@@ -31,5 +32,8 @@ export function confirmPage(token: string): string {
 }
 
 export function failedPage(reason: string): string {
-  return page('Sign-in link not valid', `<h1>This sign-in link cannot be used</h1><p>${escapeHtml(reason)}.</p><p><a href="/">Back to Fetchdown</a></p>`);
+  return page(
+    'Sign-in link not valid',
+    `<h1>This sign-in link cannot be used</h1><p>${escapeHtml(reason)}.</p><p><a href="/">Back to Fetchdown</a></p>`,
+  );
 }

@@ -4,11 +4,14 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redemption } from '../../accounts/login.js';
 import { AppError } from '../../errors.js';
-import type { Services } from '../../services/index.js';
-import { CreatedKey, KeyIdParams, KeyList, KeyOut, LabelQuery, LoginRequest, Message, SessionOut, UsageSummary, VerifyBody, VerifyQuery } from '../account-schemas.js';
-import { refuseCrossSite, requireSession, setSessionCookie, clearSessionCookie } from '../session.js';
-import { responses } from '../schemas.js';
+import { LoginRequest, Message, SessionOut, VerifyBody, VerifyQuery } from '../../contract/account.js';
+import { mimeOf } from '../../fetchers/content-type.js';
+import { acceptsMedia } from '../accept.js';
+import type { AppDeps } from '../app-deps.js';
+import { responses } from '../responses.js';
+import { clearSessionCookie, refuseCrossSite, requireSession, setSessionCookie } from '../session.js';
 import { limitMailRequests } from './account.js';
+import { accountResourceRoutes } from './account-resources.js';
 import { confirmPage, failedPage, PAGE_HEADERS } from './auth-pages.js';
 
 const TAGS = ['session'];
@@ -21,12 +24,13 @@ const INVALID_TOKEN: Record<Exclude<Redemption, { ok: true }>['reason'], string>
   expired: 'this sign-in link has expired (they last 15 minutes); request a new one (POST /auth/login)',
 };
 
-const wantsHtml = (request: FastifyRequest) => (request.headers.accept ?? '').includes('text/html');
-const isForm = (request: FastifyRequest) => (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+const wantsHtml = (request: FastifyRequest) => acceptsMedia(request.headers.accept, 'text/html');
+const isForm = (request: FastifyRequest) =>
+  mimeOf(request.headers['content-type']) === 'application/x-www-form-urlencoded';
 
-export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { accounts } = services;
-  const base = services.config.PUBLIC_BASE_URL;
+export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
+  const accounts = deps.operations.accounts;
+  const base = deps.config.PUBLIC_BASE_URL;
 
   // The confirmation page posts an HTML form; only this scope parses form bodies.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
@@ -36,13 +40,21 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
   async function redeem(token: string, reply: FastifyReply, browser: boolean) {
     const result = await accounts.redeemMagicLink(token);
     if (!result.ok) {
-      if (browser) return reply.code(400).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(failedPage(INVALID_TOKEN[result.reason]));
+      if (browser)
+        return reply
+          .code(400)
+          .headers(PAGE_HEADERS)
+          .type('text/html; charset=utf-8')
+          .send(failedPage(INVALID_TOKEN[result.reason]));
       throw new AppError('invalid_token', INVALID_TOKEN[result.reason]);
     }
     setSessionCookie(reply, result.sessionToken, base);
     void reply.header('cache-control', 'no-store');
     if (browser) return reply.code(303).header('location', '/dashboard').send();
-    return { account: accounts.describeAccount(result.account), message: 'signed in; the service_session cookie authenticates /auth routes for 30 days' };
+    return {
+      account: accounts.describe(result.account),
+      message: 'signed in; the service_session cookie authenticates /auth routes for 30 days',
+    };
   }
 
   app.post(
@@ -50,14 +62,16 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
     {
       schema: {
         summary: 'E-mail a sign-in link',
-        description: 'Always 202, whether or not the address has an account; a registered address gets a one-time link valid for 15 minutes.',
+        description:
+          'Always 202, whether or not the address has an account; a registered address gets a ' +
+          'one-time link valid for 15 minutes.',
         tags: TAGS,
         body: LoginRequest,
         response: { ...responses(Message, [429]), 202: Message },
       },
     },
     async (request, reply) => {
-      await limitMailRequests(services, request.ip, reply);
+      await limitMailRequests(deps, request.ip, reply);
       await accounts.requestLogin(request.body.email);
       return reply.code(202).send({ message: LOGIN_MESSAGE });
     },
@@ -71,7 +85,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
       schema: {
         summary: 'Exchange a sign-in token for a session cookie',
         description:
-          'JSON clients get 200 and `Set-Cookie: service_session=…; HttpOnly; SameSite=Lax; Path=/; Max-Age=2592000`. Browsers (Accept: text/html) get a confirmation page whose button POSTs the token, so link scanners that open e-mail links cannot spend it. Used, expired or unknown tokens are 400 invalid_token.',
+          'JSON clients get 200 and `Set-Cookie: service_session=…; HttpOnly; SameSite=Lax; Path=/; ' +
+          'Max-Age=2592000`. Browsers (Accept: text/html) get a confirmation page whose button POSTs ' +
+          'the token, so link scanners that open e-mail links cannot spend it. Used, expired or ' +
+          'unknown tokens are 400 invalid_token.',
         tags: TAGS,
         querystring: VerifyQuery,
         response: responses(SessionOut, [400]),
@@ -91,10 +108,15 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
     {
       schema: {
         summary: 'Exchange a sign-in token for a session cookie (the confirmation form)',
-        description: 'Takes {token} as JSON (200 with the cookie) or as the confirmation form (303 to /dashboard with the cookie).',
+        description:
+          'Takes {token} as JSON (200 with the cookie) or as the confirmation form (303 to ' +
+          '/dashboard with the cookie).',
         tags: TAGS,
         body: VerifyBody,
-        response: { ...responses(SessionOut, [400, 403]), 303: { type: 'null', description: 'Signed in; go to /dashboard.' } },
+        response: {
+          ...responses(SessionOut, [400, 403]),
+          303: { type: 'null', description: 'Signed in; go to /dashboard.' },
+        },
       },
     },
     async (request, reply) => {
@@ -104,45 +126,40 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
   );
 
   await app.register(async (instance) => {
-    requireSession(instance, services);
+    requireSession(instance, deps);
     const signedIn = instance.withTypeProvider<TypeBoxTypeProvider>();
 
-    signedIn.post('/auth/logout', { schema: { summary: 'Sign out: ends the session and clears the cookie', tags: TAGS, response: responses(Message) } }, async (request, reply) => {
-      await accounts.deleteSession(request.session.sessionId);
-      clearSessionCookie(reply, base);
-      return { message: 'signed out' };
-    });
-
-    signedIn.get('/auth/whoami', { schema: { summary: 'The signed-in account', tags: TAGS, response: responses(SessionOut) } }, async (request) => ({
-      account: accounts.describeAccount(request.session.account),
-      message: 'signed in',
-    }));
-
-    signedIn.get('/auth/keys', { schema: { summary: "The signed-in account's API keys", tags: TAGS, response: responses(KeyList) } }, async (request) =>
-      accounts.listKeys(request.session.account.id),
-    );
-
     signedIn.post(
-      '/auth/keys',
-      { schema: { summary: 'Create an API key', description: 'The plaintext key is in this response only.', tags: TAGS, querystring: LabelQuery, response: responses(CreatedKey) } },
-      async (request) => {
-        const issued = await accounts.issueKey(request.session.account.id, request.query.label);
-        return { api_key: issued.apiKey, key_id: issued.key.id, key: issued.key };
+      '/auth/logout',
+      {
+        schema: {
+          summary: 'Sign out: ends the session and clears the cookie',
+          tags: TAGS,
+          response: responses(Message),
+        },
+      },
+      async (request, reply) => {
+        await accounts.deleteSession(request.session.sessionId);
+        clearSessionCookie(reply, base);
+        return { message: 'signed out' };
       },
     );
 
-    signedIn.delete(
-      '/auth/keys/:key_id',
-      { schema: { summary: 'Revoke an API key', description: 'The key stops working at once.', tags: TAGS, params: KeyIdParams, response: responses(KeyOut, [404]) } },
-      async (request) => {
-        const revoked = await accounts.revokeKey(request.session.account.id, request.params.key_id);
-        if (!revoked.ok) throw new AppError('not_found', `no API key ${request.params.key_id} on this account`);
-        return revoked.key;
-      },
+    signedIn.get(
+      '/auth/whoami',
+      { schema: { summary: 'The signed-in account', tags: TAGS, response: responses(SessionOut) } },
+      async (request) => ({
+        account: accounts.describe(request.session.account),
+        message: 'signed in',
+      }),
     );
 
-    signedIn.get('/auth/usage', { schema: { summary: 'Usage this calendar month', tags: TAGS, response: responses(UsageSummary) } }, async (request) =>
-      accounts.summarizeUsage(request.session.account),
-    );
+    await signedIn.register(accountResourceRoutes, {
+      deps,
+      prefix: '/auth',
+      tags: TAGS,
+      authenticate: () => {},
+      accountOf: (request) => request.session.account,
+    });
   });
 };

@@ -5,11 +5,12 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ITEMS_BY_MODE } from '../../billing/index.js';
 import { AppError, ValidationError } from '../../errors.js';
-import type { Services } from '../../services/index.js';
 import type { Account } from '../../store/types.js';
 import { invalidApiKey, presentedKey } from '../auth.js';
-import { CheckoutBody, CheckoutSession, PortalSession, WebhookReceived } from '../billing-schemas.js';
-import { ErrorResponse, responses } from '../schemas.js';
+import { CheckoutBody, CheckoutSession, PortalSession, WebhookReceived } from '../../contract/billing.js';
+import { ErrorResponse } from '../../contract/fetch.js';
+import type { AppDeps } from '../app-deps.js';
+import { responses } from '../responses.js';
 import { readCookie, refuseCrossSite, SESSION_COOKIE } from '../session.js';
 
 const TAGS = ['billing'];
@@ -22,15 +23,15 @@ declare module 'fastify' {
 }
 
 /** The account of an X-Service-Key (scripts), else of the session cookie (the dashboard, with the cross-site check). */
-async function authenticate(services: Services, request: FastifyRequest): Promise<Account> {
+async function authenticate(deps: AppDeps, request: FastifyRequest): Promise<Account> {
   const key = presentedKey(request);
   if (key !== undefined) {
-    const check = await services.accounts.verifyApiKey(key);
+    const check = await deps.operations.accounts.verifyApiKey(key);
     if (!check.ok) throw invalidApiKey(check.reason);
     return check.account;
   }
-  if (request.method === 'POST') refuseCrossSite(request, services.config.PUBLIC_BASE_URL);
-  const check = await services.accounts.verifySession(readCookie(request, SESSION_COOKIE));
+  if (request.method === 'POST') refuseCrossSite(request, deps.config.PUBLIC_BASE_URL);
+  const check = await deps.operations.accounts.verifySession(readCookie(request, SESSION_COOKIE));
   if (!check.ok) {
     throw new AppError(
       'invalid_session',
@@ -50,19 +51,19 @@ function documentAuth(app: FastifyInstance): void {
       ...schema,
       response,
       security: [{ SessionCookie: [] }, { ServiceKey: [] }],
-    } as typeof route.schema;
+    };
   });
 }
 
-export const billingRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { billing } = services;
+export const billingRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
+  const { billing } = deps;
 
   await app.register(async (instance) => {
     documentAuth(instance);
     instance.addHook('onRequest', async (request) => {
       const unavailable = billing.unavailable('checkout');
       if (unavailable) throw unavailable;
-      request.billingAccount = await authenticate(services, request);
+      request.billingAccount = await authenticate(deps, request);
     });
     const paying = instance.withTypeProvider<TypeBoxTypeProvider>();
 

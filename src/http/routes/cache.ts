@@ -1,21 +1,33 @@
 // GET and DELETE /cache: inspect or drop the cached copy of a URL.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../../services/index.js';
-import { CacheDeleted, CacheStatus, UrlQuery, responses } from '../schemas.js';
+import { CacheDeleted, CacheStatus, UrlQuery } from '../../contract/fetch.js';
+import type { AppDeps } from '../app-deps.js';
+import { responses } from '../responses.js';
 
-export const cacheRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const cacheRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get(
     '/cache',
     {
-      schema: { summary: 'Cache status of a URL', tags: ['cache'], querystring: UrlQuery, response: responses(CacheStatus) },
+      schema: {
+        summary: 'Cache status of a URL',
+        tags: ['cache'],
+        querystring: UrlQuery,
+        response: responses(CacheStatus),
+      },
     },
-    async (request) => services.fetchService.cacheStatus(request.query.url),
+    async (request) => deps.operations.cacheStatus(request.caller, request.query.url),
   );
   app.delete(
     '/cache',
     {
-      schema: { summary: 'Invalidate the cached copy of a URL', tags: ['cache'], querystring: UrlQuery, response: responses(CacheDeleted) },
+      schema: {
+        summary: 'Invalidate the cached copy of a URL',
+        description: 'Needs an API key: the next caller of the URL pays a full fetch instead of a cache hit.',
+        tags: ['cache'],
+        querystring: UrlQuery,
+        response: responses(CacheDeleted),
+      },
     },
-    async (request) => services.fetchService.deleteCached(request.query.url),
+    async (request) => deps.operations.deleteCached(request.caller, request.query.url),
   );
 };

@@ -1,10 +1,10 @@
 // POST /fetch and POST /fetch/batch.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
+import { BatchFetchRequest, BatchResult, FetchRequest, FetchResult } from '../../contract/fetch.js';
+import type { AppDeps } from '../app-deps.js';
 import { isSharedAnswer } from '../../services/answer-memo.js';
-import { fetchBatch } from '../../services/batch.js';
-import type { Services } from '../../services/index.js';
-import { BatchFetchRequest, BatchResult, FetchRequest, FetchResult, responses } from '../schemas.js';
+import { responses } from '../responses.js';
 
 const FETCH_ERRORS = [403, 413, 415, 422, 502, 503, 504];
 
@@ -23,33 +23,21 @@ function sendFetchResult(reply: FastifyReply, result: FetchResult): FetchResult 
   return json;
 }
 
-export const fetchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const fetchRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   app.post(
     '/fetch',
     {
       schema: {
         summary: 'Fetch one URL as LLM-ready Markdown',
-        description: 'Returns the main content of the page with metadata and an exact o200k token count, trimmed to max_tokens when asked; long pages can be read in parts with `cursor`.',
+        description:
+          'Returns the main content of the page with metadata and an exact o200k token count, ' +
+          'trimmed to max_tokens when asked; long pages can be read in parts with `cursor`.',
         tags: ['fetching'],
         body: FetchRequest,
         response: responses(FetchResult, FETCH_ERRORS),
       },
     },
-    async (request, reply) => {
-      const body = request.body;
-      const result = await request.meter.fetch(body.url, () =>
-        services.fetchService.fetchOne({
-          url: body.url,
-          maxTokens: body.max_tokens,
-          format: body.format,
-          useCache: body.use_cache,
-          cursor: body.cursor,
-          fetcher: body.fetcher,
-          style: { links: body.links, images: body.images },
-        }),
-      );
-      return sendFetchResult(reply, result);
-    },
+    async (request, reply) => sendFetchResult(reply, await deps.operations.fetchUrl(request.caller, request.body)),
   );
 
   app.post(
@@ -63,16 +51,7 @@ export const fetchRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         response: responses(BatchResult, [413]),
       },
     },
-    async (request) => {
-      const body = request.body;
-      // Billed per URL: a URL the account cannot pay for gets a quota_exceeded error entry (402 if not even one can).
-      const fetchService = await request.meter.batch(services.fetchService);
-      return fetchBatch(fetchService, {
-        urls: body.urls,
-        maxTokensEach: body.max_tokens_each,
-        useCache: body.use_cache,
-        style: { links: body.links, images: body.images },
-      });
-    },
+    // Billed per URL: a URL the account cannot pay for gets a quota_exceeded entry (402 if not even one can).
+    async (request) => deps.operations.fetchMany(request.caller, request.body),
   );
 };

@@ -1,7 +1,7 @@
 // GET /health (liveness only, no dependency checks), GET /ready (database and cache reachable) and GET /openapi.json.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../../services/index.js';
+import type { AppDeps } from '../app-deps.js';
 import { checkReadiness } from '../../services/readiness.js';
 
 const Check = Type.Object({ ok: Type.Boolean(), ms: Type.Integer(), detail: Type.Optional(Type.String()) });
@@ -10,7 +10,7 @@ const ReadyBody = Type.Object({
   checks: Type.Record(Type.String(), Check, { description: 'One entry per dependency: database, cache.' }),
 });
 
-export const healthRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get(
     '/health',
     {
@@ -28,13 +28,14 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
     {
       schema: {
         summary: 'Readiness probe',
-        description: '200 when the account database and the cache answer; 503 otherwise, with `checks` saying what is broken.',
+        description:
+          '200 when the account database and the cache answer; 503 otherwise, with `checks` saying what is broken.',
         tags: ['operations'],
         response: { 200: ReadyBody, 503: ReadyBody },
       },
     },
     async (_request, reply) => {
-      const { ready, checks } = await checkReadiness({ database: services.store, cache: services.cache });
+      const { ready, checks } = await checkReadiness({ database: deps.store, cache: deps.cache });
       return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks });
     },
   );

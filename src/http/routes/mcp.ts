@@ -3,16 +3,16 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { createLocalOperations } from '../../mcp/local-operations.js';
+import type { AppDeps } from '../app-deps.js';
 import { createMcpServer } from '../../mcp/server.js';
-import type { Services } from '../../services/index.js';
+import { forCaller } from '../../operations/agent.js';
 
 /** Marks a body that is not JSON, so it gets JSON-RPC's parse error rather than the REST 422. */
 const UNPARSABLE = Symbol('unparsable');
 
 const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
 
-export const mcpRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const mcpRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   // Scoped to this plugin: the other routes keep the default JSON parser.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -24,21 +24,26 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
   });
 
   // Authentication and billing as on /fetch: app.ts mounts this route in the metered scope (X-Service-Key or the
-  // anonymous tier), and the operations are built per request around that caller's meter.
+  // anonymous tier), and the tools run the operations for that caller.
   app.post(
     '/mcp',
     {
       schema: {
         summary: 'MCP server (Streamable HTTP transport)',
         description:
-          'The tools fetch_url, estimate_tokens, fetch_multiple and search_and_fetch over the Model Context Protocol, stateless (no Mcp-Session-Id). Send JSON-RPC messages with `Accept: application/json, text/event-stream`; answers are JSON. See /.well-known/mcp.json.',
+          'The tools fetch_url, estimate_tokens, fetch_multiple and search_and_fetch over the Model ' +
+          'Context Protocol, stateless (no Mcp-Session-Id). Send JSON-RPC messages with `Accept: ' +
+          'application/json, text/event-stream`; answers are JSON. See /.well-known/mcp.json.',
         tags: ['mcp'],
         body: Type.Unknown({ description: 'A JSON-RPC 2.0 message (MCP).' }),
       },
     },
     async (request, reply) => {
-      if (request.body === UNPARSABLE) return reply.code(400).send(jsonRpcError(-32700, 'Parse error: the body is not valid JSON'));
-      const server = createMcpServer(createLocalOperations(services, request.meter), { logError: (error) => request.log.error({ err: error }, 'mcp tool failed') });
+      if (request.body === UNPARSABLE)
+        return reply.code(400).send(jsonRpcError(-32700, 'Parse error: the body is not valid JSON'));
+      const server = createMcpServer(forCaller(deps.operations, request.caller), {
+        logError: (error) => request.log.error({ err: error }, 'mcp tool failed'),
+      });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.hijack();
       reply.raw.once('close', () => {
@@ -57,7 +62,10 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
       url: '/mcp',
       schema: { hide: true },
       handler: async (_request, reply) =>
-        reply.code(405).header('allow', 'POST').send(jsonRpcError(-32000, 'Method not allowed: this MCP endpoint is stateless; use POST')),
+        reply
+          .code(405)
+          .header('allow', 'POST')
+          .send(jsonRpcError(-32000, 'Method not allowed: this MCP endpoint is stateless; use POST')),
     });
   }
 };

@@ -1,17 +1,18 @@
 // Request and response schemas of the /billing routes (validation, serialisation, /openapi.json).
 import { Type, type Static } from '@sinclair/typebox';
-import { ITEMS_BY_MODE } from '../billing/index.js';
-import { StringEnum } from './schemas.js';
+import { CREDIT_PACKS, PLANS } from '../pricing.js';
+import { StringEnum } from './fetch.js';
 
 const MODES = ['pack', 'subscription'] as const;
+const PACK_KEYS = CREDIT_PACKS.map((pack) => pack.key);
+const PLAN_KEYS = PLANS.filter((plan) => plan.key !== 'free').map((plan) => plan.key);
 
 export const CheckoutBody = Type.Object(
   {
     mode: StringEnum(MODES, { description: 'pack: a one-time credit pack; subscription: a monthly plan.' }),
-    item_key: StringEnum([...ITEMS_BY_MODE.pack, ...ITEMS_BY_MODE.subscription], {
+    item_key: StringEnum([...PACK_KEYS, ...PLAN_KEYS], {
       description:
-        `With mode pack: ${ITEMS_BY_MODE.pack.join(', ')} (credits). ` +
-        `With mode subscription: ${ITEMS_BY_MODE.subscription.join(', ')}.`,
+        `With mode pack: ${PACK_KEYS.join(', ')} (credits). ` + `With mode subscription: ${PLAN_KEYS.join(', ')}.`,
     }),
   },
   { additionalProperties: false, examples: [{ mode: 'pack', item_key: '10k' }] },

@@ -1,7 +1,7 @@
-// The operations as calls to a Fetchdown API with X-Service-Key: for agents whose usage is billed to an account.
+// The agent operations as calls to a Fetchdown API with X-Service-Key: for agents whose usage is billed to an account.
 // An error answer is kept as the API sent it, so a tool error reads exactly like the HTTP error.
 import { request } from 'undici';
-import type { Operations } from './operations.js';
+import type { AgentOperations } from './agent.js';
 
 export interface RemoteOptions {
   baseUrl: string;
@@ -19,7 +19,7 @@ export class RemoteApiError extends Error {
   }
 }
 
-export function createRemoteOperations(options: RemoteOptions): Operations {
+export function createRemoteOperations(options: RemoteOptions): AgentOperations {
   const base = options.baseUrl.replace(/\/+$/, '');
 
   async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
@@ -37,17 +37,30 @@ export function createRemoteOperations(options: RemoteOptions): Operations {
       status = response.statusCode;
       text = await response.body.text();
     } catch (error) {
-      const reason = error instanceof Error && error.name === 'TimeoutError' ? `did not answer within ${options.timeoutMs} ms` : `could not be reached (${describe(error)})`;
-      throw new RemoteApiError(502, { detail: `the Fetchdown API at ${base} ${reason}`, code: 'upstream_unreachable', retry_hint: 'check FETCHDOWN_API_URL, or retry later' });
+      const reason =
+        error instanceof Error && error.name === 'TimeoutError'
+          ? `did not answer within ${options.timeoutMs} ms`
+          : `could not be reached (${describe(error)})`;
+      throw new RemoteApiError(502, {
+        detail: `the Fetchdown API at ${base} ${reason}`,
+        code: 'upstream_unreachable',
+        retry_hint: 'check FETCHDOWN_API_URL, or retry later',
+      });
     }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw new RemoteApiError(502, { detail: `the Fetchdown API at ${base} answered ${status} with something that is not JSON`, code: 'upstream_status' });
+      throw new RemoteApiError(502, {
+        detail: `the Fetchdown API at ${base} answered ${status} with something that is not JSON`,
+        code: 'upstream_status',
+      });
     }
     if (status >= 400) {
-      const errorBody = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : { detail: String(parsed) };
+      const errorBody =
+        parsed !== null && typeof parsed === 'object'
+          ? (parsed as Record<string, unknown>)
+          : { detail: String(parsed) };
       throw new RemoteApiError(status, errorBody);
     }
     return parsed as T;

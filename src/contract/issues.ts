@@ -1,5 +1,5 @@
-// Translates Ajv schema errors and body-parser failures into FastAPI's 422 shape ({loc, msg, type}).
-import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+// Translates Ajv schema errors into FastAPI's 422 shape ({loc, msg, type}), located where the caller put the value.
+import type { ErrorObject } from 'ajv';
 import type { ValidationIssue } from '../errors.js';
 
 const LOCATION: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
@@ -18,7 +18,7 @@ function quoteList(values: unknown[]): string {
   return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}` : (quoted[0] ?? '');
 }
 
-function toIssue(error: FastifySchemaValidationError, context: string): ValidationIssue {
+function toIssue(error: ErrorObject, context: string): ValidationIssue {
   const loc: (string | number)[] = [LOCATION[context] ?? context];
   for (const part of (error.instancePath ?? '').split('/').slice(1)) {
     const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
@@ -29,22 +29,38 @@ function toIssue(error: FastifySchemaValidationError, context: string): Validati
     case 'required':
       return { loc: [...loc, String(params.missingProperty)], msg: 'Field required', type: 'missing' };
     case 'additionalProperties':
-      return { loc: [...loc, String(params.additionalProperty)], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
+      return {
+        loc: [...loc, String(params.additionalProperty)],
+        msg: 'Extra inputs are not permitted',
+        type: 'extra_forbidden',
+      };
     case 'type': {
       const expected = String(params.type).split(',')[0] ?? 'string';
       const [type, msg] = TYPE_NAMES[expected] ?? ['type_error', `Input should be of type ${expected}`];
       return { loc, msg, type };
     }
     case 'minLength':
-      return { loc, msg: `String should have at least ${String(params.limit)} character${params.limit === 1 ? '' : 's'}`, type: 'string_too_short' };
+      return {
+        loc,
+        msg: `String should have at least ${String(params.limit)} character${params.limit === 1 ? '' : 's'}`,
+        type: 'string_too_short',
+      };
     case 'maxLength':
       return { loc, msg: `String should have at most ${String(params.limit)} characters`, type: 'string_too_long' };
     case 'minimum':
-      return { loc, msg: `Input should be greater than or equal to ${String(params.limit)}`, type: 'greater_than_equal' };
+      return {
+        loc,
+        msg: `Input should be greater than or equal to ${String(params.limit)}`,
+        type: 'greater_than_equal',
+      };
     case 'maximum':
       return { loc, msg: `Input should be less than or equal to ${String(params.limit)}`, type: 'less_than_equal' };
     case 'minItems':
-      return { loc, msg: `List should have at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'} after validation`, type: 'too_short' };
+      return {
+        loc,
+        msg: `List should have at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'} after validation`,
+        type: 'too_short',
+      };
     case 'maxItems':
       return { loc, msg: `List should have at most ${String(params.limit)} items after validation`, type: 'too_long' };
     case 'enum':
@@ -61,10 +77,22 @@ function toIssue(error: FastifySchemaValidationError, context: string): Validati
 
 // One issue per location, as FastAPI reports it: "not a url" breaks both the format and the scheme pattern, and the
 // more basic fault is the one worth reading.
-const PRECEDENCE = ['missing', 'extra_forbidden', 'model_attributes_type', 'int_type', 'string_type', 'bool_type', 'list_type', 'string_too_short', 'string_too_long', 'url_parsing', 'url_scheme'];
+const PRECEDENCE = [
+  'missing',
+  'extra_forbidden',
+  'model_attributes_type',
+  'int_type',
+  'string_type',
+  'bool_type',
+  'list_type',
+  'string_too_short',
+  'string_too_long',
+  'url_parsing',
+  'url_scheme',
+];
 const rank = (type: string) => (PRECEDENCE.includes(type) ? PRECEDENCE.indexOf(type) : PRECEDENCE.length);
 
-export function toValidationIssues(errors: FastifySchemaValidationError[], context: string): ValidationIssue[] {
+export function toValidationIssues(errors: ErrorObject[], context: string): ValidationIssue[] {
   const byLoc = new Map<string, ValidationIssue>();
   for (const issue of errors.map((e) => toIssue(e, context))) {
     const key = JSON.stringify(issue.loc);

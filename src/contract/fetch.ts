@@ -1,5 +1,6 @@
-// Request and response schemas of the fetch routes: the one source for validation, serialisation and /openapi.json.
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+// The wire contract of fetching: request and response schemas of fetch, batch, search, estimate and cache, the one
+// source for validation (every surface), serialisation and /openapi.json.
+import { Type, type Static } from '@sinclair/typebox';
 import { IMAGE_STYLES, LINK_STYLES } from '../extract/link-style.js';
 
 export const MAX_URL_LENGTH = 2083;
@@ -17,7 +18,10 @@ const StyleFields = {
   links: StringEnum(LINK_STYLES, {
     default: 'inline',
     description:
-      'inline (default): [text](url). reference: [text][n] with a list of `[n]: url` at the end, one number per distinct URL in order of first appearance; each part of a trimmed read lists the references it uses. none: links become their text, no URLs. No effect on format text.',
+      'inline (default): [text](url). reference: [text][n] with a list of `[n]: url` at the end, ' +
+      'one number per distinct URL in order of first appearance; each part of a trimmed read ' +
+      'lists the references it uses. none: links become their text, no URLs. No effect on format ' +
+      'text.',
   }),
   images: StringEnum(IMAGE_STYLES, {
     default: 'keep',
@@ -40,16 +44,31 @@ export const Url = Type.String({
 export const FetchRequest = Type.Object(
   {
     url: Url,
-    max_tokens: NullableInt(1, 'Trim the content to at most this many o200k tokens, at a block boundary where possible.'),
-    format: StringEnum(FORMATS, { default: 'markdown', description: 'markdown, text (no Markdown syntax) or json (Markdown plus typed blocks in `document`).' }),
-    use_cache: Type.Boolean({ default: true, description: 'Serve from the cache when a fresh copy exists; false forces a new fetch (and refreshes the cache).' }),
+    max_tokens: NullableInt(
+      1,
+      'Trim the content to at most this many o200k tokens, at a block boundary where possible.',
+    ),
+    format: StringEnum(FORMATS, {
+      default: 'markdown',
+      description: 'markdown, text (no Markdown syntax) or json (Markdown plus typed blocks in `document`).',
+    }),
+    use_cache: Type.Boolean({
+      default: true,
+      description: 'Serve from the cache when a fresh copy exists; false forces a new fetch (and refreshes the cache).',
+    }),
     cursor: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 512, description: 'The `next_cursor` of a trimmed response: returns the next part of the same cached copy.' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 512,
+        description: 'The `next_cursor` of a trimmed response: returns the next part of the same cached copy.',
+      }),
     ),
     fetcher: StringEnum(FETCHER_CHOICES, {
       default: 'auto',
       description:
-        'auto (default): the router picks html, pdf, browser (JavaScript-rendered pages) or reader (sites that refuse automated clients), and falls back when one fails. A fetcher name forces that one, without fallback; its result is cached apart from auto.',
+        'auto (default): the router picks html, pdf, browser (JavaScript-rendered pages) or reader ' +
+        '(sites that refuse automated clients), and falls back when one fails. A fetcher name ' +
+        'forces that one, without fallback; its result is cached apart from auto.',
     }),
     ...StyleFields,
   },
@@ -68,7 +87,9 @@ export const BatchFetchRequest = Type.Object(
 );
 export type BatchFetchRequest = Static<typeof BatchFetchRequest>;
 
-export const UrlQuery = Type.Object({ url: Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'The page URL.' }) });
+export const UrlQuery = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'The page URL.' }),
+});
 export type UrlQuery = Static<typeof UrlQuery>;
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -81,7 +102,8 @@ const Metadata = Type.Object({
   language: NullableString,
   author: NullableText('Who wrote it: the names the page (JSON-LD, meta, byline) or the PDF gives, joined with ", ".'),
   published_at: NullableText(
-    'When it was published, ISO 8601: `2024-03-05`, or `2024-03-05T10:20:30` with the offset the page gives (`Z`, `+01:00`) and none when it gives none.',
+    'When it was published, ISO 8601: `2024-03-05`, or `2024-03-05T10:20:30` with the offset ' +
+      'the page gives (`Z`, `+01:00`) and none when it gives none.',
   ),
   site_name: NullableText("The site or publisher's name (JSON-LD publisher, og:site_name)."),
   canonical_url: NullableText('The absolute URL the page names as its canonical one (<link rel=canonical>, og:url).'),
@@ -92,12 +114,19 @@ const Metadata = Type.Object({
   token_count: Type.Integer({ description: 'o200k_base tokens in the returned content.' }),
   total_tokens: Type.Integer({ description: 'Tokens in the whole page content, before trimming.' }),
   truncated: Type.Boolean(),
-  page_count: Type.Optional(Type.Integer({ description: 'PDFs: pages in the document (only the first PDF_MAX_PAGES are read).' })),
+  page_count: Type.Optional(
+    Type.Integer({ description: 'PDFs: pages in the document (only the first PDF_MAX_PAGES are read).' }),
+  ),
 });
 
 const Attempt = Type.Object({
   fetcher: StringEnum(FETCHERS),
-  outcome: Type.String({ description: 'ok; app_shell, challenge or upstream_status for a GET whose answer was not the content; unavailable; or the error code.' }),
+  outcome: Type.String({
+    description:
+      'ok; app_shell, challenge or upstream_status for a GET whose answer was not the content; ' +
+      'unavailable (the fetcher cannot run here); unaffordable (the caller has too few credits ' +
+      'for it); or the error code.',
+  }),
   ms: Type.Integer(),
   detail: Type.Optional(Type.String()),
 });
@@ -110,8 +139,12 @@ const CacheInfo = Type.Object({
 
 const FetchInfo = Type.Object({
   fetcher_used: StringEnum(FETCHERS),
-  attempts: Type.Optional(Type.Array(Attempt, { description: 'Every fetcher the router tried, in order, when it tried more than one.' })),
-  fetch_ms: Type.Integer({ description: 'Time the upstream fetch and extraction took (of the original fetch on a cache hit).' }),
+  attempts: Type.Optional(
+    Type.Array(Attempt, { description: 'Every fetcher the router tried, in order, when it tried more than one.' }),
+  ),
+  fetch_ms: Type.Integer({
+    description: 'Time the upstream fetch and extraction took (of the original fetch on a cache hit).',
+  }),
   redirects: Type.Integer(),
   bytes: Type.Integer({ description: 'Bytes of the (decompressed) body read.' }),
   body_truncated: Type.Boolean({ description: 'The body was larger than FETCH_MAX_BYTES and was cut there.' }),
@@ -134,10 +167,17 @@ export const FetchResult = Type.Object({
   document: Type.Optional(DocumentSchema),
   metadata: Metadata,
   outline: Type.Array(OutlineEntry, {
-    description: 'Headings of the part that was cut, with their token counts; a section cut midway comes first as "<heading> (continued)" (level 0 before any heading).',
+    description:
+      'Headings of the part that was cut, with their token counts; a section cut midway comes ' +
+      'first as "<heading> (continued)" (level 0 before any heading).',
   }),
-  credits: Type.Number({ description: "Price of this result: the fetcher's route price (html 1, reader 2, browser 5, pdf 2), or 0.1 from the cache." }),
-  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` to read the next part; null at the end.' }),
+  credits: Type.Number({
+    description:
+      "Price of this result: the fetcher's route price (html 1, reader 2, browser 5, pdf 2), or 0.1 from the cache.",
+  }),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass as `cursor` to read the next part; null at the end.',
+  }),
   cache: CacheInfo,
   fetch_info: FetchInfo,
 });
@@ -145,20 +185,47 @@ export type FetchResult = Static<typeof FetchResult>;
 
 const BatchError = Type.Object({
   url: Type.String(),
-  error: Type.Object({ status: Type.Integer(), code: Type.String(), detail: Type.String() }),
+  error: Type.Object({
+    status: Type.Integer(),
+    code: Type.String(),
+    detail: Type.String(),
+    loc: Type.Optional(
+      Type.Array(Type.Union([Type.String(), Type.Integer()]), {
+        description: 'For a 422: where the faulty value is, as in a validation error (`["body", "max_tokens_each"]`).',
+      }),
+    ),
+  }),
 });
 
 export const BatchResult = Type.Object({
-  results: Type.Array(Type.Union([FetchResult, BatchError]), { description: 'One entry per requested URL, in input order.' }),
+  results: Type.Array(Type.Union([FetchResult, BatchError]), {
+    description: 'One entry per requested URL, in input order.',
+  }),
 });
+export type BatchResult = Static<typeof BatchResult>;
 
 export const MAX_SEARCH_RESULTS = 10;
 
 export const SearchRequest = Type.Object(
   {
-    query: Type.String({ minLength: 2, maxLength: 500, description: 'What to search the web for.', examples: ['how to grow tomatoes on a balcony'] }),
-    num_results: Type.Integer({ minimum: 1, maximum: MAX_SEARCH_RESULTS, default: 3, description: 'How many of the top results to fetch.' }),
-    max_tokens_each: Type.Integer({ minimum: 100, maximum: 20000, default: 2000, description: 'Trim each result to at most this many tokens.' }),
+    query: Type.String({
+      minLength: 2,
+      maxLength: 500,
+      description: 'What to search the web for.',
+      examples: ['how to grow tomatoes on a balcony'],
+    }),
+    num_results: Type.Integer({
+      minimum: 1,
+      maximum: MAX_SEARCH_RESULTS,
+      default: 3,
+      description: 'How many of the top results to fetch.',
+    }),
+    max_tokens_each: Type.Integer({
+      minimum: 100,
+      maximum: 20000,
+      default: 2000,
+      description: 'Trim each result to at most this many tokens.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -174,7 +241,9 @@ const SearchFetched = Type.Object({
   ...SearchHitFields,
   markdown: Type.String(),
   metadata: Metadata,
-  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass to POST /fetch with this url as `cursor` to read on.' }),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass to POST /fetch with this url as `cursor` to read on.',
+  }),
   cache: CacheInfo,
   fetch_info: FetchInfo,
 });
@@ -184,20 +253,28 @@ const SearchFailed = Type.Object({ ...SearchHitFields, error: BatchError.propert
 export const SearchResult = Type.Object({
   query: Type.String(),
   provider: StringEnum(['searxng', 'brave'] as const),
-  results: Type.Array(Type.Union([SearchFetched, SearchFailed]), { description: "In the provider's order; a result that could not be fetched carries `error` instead of content." }),
-  credits: Type.Number({ description: 'Price of this search in credits: 15 for up to 3 results, plus 1 for each further result.' }),
+  results: Type.Array(Type.Union([SearchFetched, SearchFailed]), {
+    description: "In the provider's order; a result that could not be fetched carries `error` instead of content.",
+  }),
+  credits: Type.Number({
+    description: 'Price of this search in credits: 15 for up to 3 results, plus 1 for each further result.',
+  }),
 });
 export type SearchResult = Static<typeof SearchResult>;
 
+export type EstimateResult = Static<typeof EstimateResult>;
 export const EstimateResult = Type.Object({
   url: Type.String(),
   estimated_tokens: Type.Integer(),
-  confident: Type.Boolean({ description: 'False when the server gave no Content-Length: fetch with max_tokens instead.' }),
+  confident: Type.Boolean({
+    description: 'False when the server gave no Content-Length: fetch with max_tokens instead.',
+  }),
   source: StringEnum(['cache', 'head', 'range'] as const),
   content_type: NullableString,
   content_length: Type.Union([Type.Integer(), Type.Null()]),
 });
 
+export type CacheStatus = Static<typeof CacheStatus>;
 export const CacheStatus = Type.Object({
   url: Type.String(),
   cached: Type.Boolean(),
@@ -208,15 +285,22 @@ export const CacheStatus = Type.Object({
 });
 
 export const CacheDeleted = Type.Object({ url: Type.String(), deleted: Type.Boolean() });
+export type CacheDeleted = Static<typeof CacheDeleted>;
 
 const ValidationIssue = Type.Object({
   loc: Type.Array(Type.Union([Type.String(), Type.Integer()])),
   msg: Type.String(),
   type: Type.String(),
 });
-export const HTTPValidationError = Type.Object({ detail: Type.Array(ValidationIssue) }, { $id: 'HTTPValidationError' });
+const RequestId = Type.Optional(
+  Type.String({ description: 'The X-Request-Id of the request, to quote when reporting a problem.' }),
+);
+export const HTTPValidationError = Type.Object(
+  { detail: Type.Array(ValidationIssue), request_id: RequestId },
+  { $id: 'HTTPValidationError' },
+);
 export const ErrorResponse = Type.Object(
-  { detail: Type.String(), code: Type.String(), retry_hint: Type.Optional(Type.String()) },
+  { detail: Type.String(), code: Type.String(), retry_hint: Type.Optional(Type.String()), request_id: RequestId },
   { $id: 'ErrorResponse', additionalProperties: true },
 );
 
@@ -233,16 +317,4 @@ export function withOptionalDefaults<T extends object>(schema: T): T {
   if (stillRequired.length > 0) copy.required = stillRequired;
   else delete copy.required;
   return copy as T;
-}
-
-/**
- * Response map for a route: its 200 schema plus the documented error shapes. A 422 listed in `errorStatuses` is a
- * route whose content errors are 422 too (no_text_layer, empty_content): either shape, validation's or {detail, code}.
- */
-export function responses(ok: TSchema, errorStatuses: number[] = []): Record<number, TSchema> {
-  const map: Record<number, TSchema> = { 200: ok, 422: Type.Ref(HTTPValidationError) };
-  for (const status of errorStatuses) {
-    map[status] = status === 422 ? Type.Union([Type.Ref(HTTPValidationError), Type.Ref(ErrorResponse)]) : Type.Ref(ErrorResponse);
-  }
-  return map;
 }

@@ -1,0 +1,117 @@
+// The four MCP tools as data: names, descriptions written for a model choosing a tool, and the HTTP API's own
+// schemas (same limits, same defaults). The MCP server, /spec and /.well-known/mcp.json all read this one list.
+import { Type, type TSchema } from '@sinclair/typebox';
+import {
+  BatchFetchRequest,
+  BatchResult,
+  EstimateResult,
+  FetchRequest,
+  FetchResult,
+  SearchRequest,
+  SearchResult,
+  UrlQuery,
+  withOptionalDefaults,
+} from './fetch.js';
+
+export type ToolName = 'fetch_url' | 'estimate_tokens' | 'fetch_multiple' | 'search_and_fetch';
+
+export interface ToolDefinition {
+  name: ToolName;
+  title: string;
+  description: string;
+  inputSchema: TSchema;
+  outputSchema: TSchema;
+  /** Where the HTTP API reads these arguments from, so validation errors carry the same `loc` as a 422. */
+  location: 'body' | 'querystring';
+  annotations: { readOnlyHint: true; openWorldHint: true; idempotentHint: boolean; destructiveHint: false };
+}
+
+const annotations = (idempotent: boolean) =>
+  ({ readOnlyHint: true, openWorldHint: true, idempotentHint: idempotent, destructiveHint: false }) as const;
+
+export const TOOLS: readonly ToolDefinition[] = [
+  {
+    name: 'fetch_url',
+    title: 'Fetch a URL as Markdown',
+    description:
+      'Fetch one web page and return its main content as clean Markdown (navigation, cookie ' +
+      'banners, ads and footers removed), with its title and exact token count. Use this ' +
+      'whenever you have a URL and need what the page says. Set max_tokens to cap the size: a ' +
+      'trimmed result lists the sections that were cut (outline) and a next_cursor; call ' +
+      'fetch_url again with the same url and that cursor to read the next part. format "text" ' +
+      'drops Markdown syntax; "json" adds typed blocks. links "reference" moves URLs to a ' +
+      'numbered list at the end and links "none" drops them (keeping the link text); images ' +
+      '"none" drops images: fewer tokens when you do not need every URL. Handles ' +
+      'JavaScript-rendered pages and PDFs: the fetcher is chosen automatically ' +
+      '(fetch_info.fetcher_used says which; leave fetcher at auto unless a result looks wrong). ' +
+      'Pages are cached for 6 hours; use_cache=false forces a fresh copy.',
+    inputSchema: FetchRequest,
+    outputSchema: FetchResult,
+    location: 'body',
+    annotations: annotations(true),
+  },
+  {
+    name: 'estimate_tokens',
+    title: 'Estimate the tokens of a URL',
+    description:
+      "Estimate how many tokens a URL's content would take, without downloading the page: exact " +
+      'when the URL was fetched recently (cached), otherwise from the size the server reports. ' +
+      'Cheaper than fetching; use it before fetch_url when a page may be too big for your ' +
+      'context. confident=false means the server did not say how big the page is: fetch it with ' +
+      'max_tokens instead.',
+    inputSchema: Type.Object(UrlQuery.properties, { additionalProperties: false }),
+    outputSchema: EstimateResult,
+    location: 'querystring',
+    annotations: annotations(true),
+  },
+  {
+    name: 'fetch_multiple',
+    title: 'Fetch several URLs at once',
+    description:
+      'Fetch 1 to 20 URLs concurrently, each as Markdown with its title and token count, in the ' +
+      'order given. Use it instead of repeated fetch_url calls when you already have several ' +
+      'URLs. A URL that fails gets its own error entry and never fails the others. ' +
+      'max_tokens_each caps every page; links and images work as in fetch_url. URLs fetched in ' +
+      'the last 6 hours come from the cache without being fetched again.',
+    inputSchema: BatchFetchRequest,
+    outputSchema: BatchResult,
+    location: 'body',
+    annotations: annotations(true),
+  },
+  {
+    name: 'search_and_fetch',
+    title: 'Search the web and read the top results',
+    description:
+      'Search the web and return the top results with their page content as Markdown, in one ' +
+      'call. Use it when you need information but have no URL yet. num_results is 1 to 10 ' +
+      '(default 3); each page is trimmed to max_tokens_each tokens (100 to 20000, default 2000). ' +
+      'Each result has title, url, snippet and markdown, or an error when that page could not be ' +
+      'fetched. To read a trimmed result further, call fetch_url with its url and next_cursor.',
+    inputSchema: SearchRequest,
+    outputSchema: SearchResult,
+    location: 'body',
+    // The same query can return other pages tomorrow.
+    annotations: annotations(false),
+  },
+];
+
+/** A TypeBox schema as plain JSON Schema (TypeBox keeps its bookkeeping in symbol keys). */
+export function toJsonSchema(schema: TSchema): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+}
+
+export function findTool(name: string): ToolDefinition | undefined {
+  return TOOLS.find((tool) => tool.name === name);
+}
+
+/** The tool list as MCP publishes it (tools/list); /.well-known/mcp.json embeds the same list. */
+export function listTools() {
+  return TOOLS.map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: withOptionalDefaults(toJsonSchema(tool.inputSchema)) as { type: 'object'; [key: string]: unknown },
+    outputSchema: toJsonSchema(tool.outputSchema) as { type: 'object'; [key: string]: unknown },
+    annotations: { title: tool.title, ...tool.annotations },
+  }));
+}

@@ -1,0 +1,82 @@
+// The account's own resources (the account, its keys, its usage), served twice with one implementation: under
+// /account behind an API key and under /auth behind the session cookie. Only the authenticator in front differs.
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  AccountOut,
+  CreatedKey,
+  KeyIdParams,
+  KeyList,
+  KeyOut,
+  LabelQuery,
+  UsageSummary,
+} from '../../contract/account.js';
+import type { AppDeps } from '../app-deps.js';
+import type { Account } from '../../store/types.js';
+import { responses } from '../responses.js';
+
+export interface ResourceOptions {
+  deps: AppDeps;
+  prefix: '/account' | '/auth';
+  tags: string[];
+  /** Adds the scope's authentication hook (requireApiKey or requireSession). */
+  authenticate(scope: FastifyInstance): void;
+  /** The account a request was authenticated as. */
+  accountOf(request: FastifyRequest): Account;
+}
+
+export const accountResourceRoutes: FastifyPluginAsyncTypebox<ResourceOptions> = async (app, options) => {
+  const { prefix, tags, accountOf } = options;
+  const ops = options.deps.operations.accounts;
+  options.authenticate(app);
+  const scope = app.withTypeProvider<TypeBoxTypeProvider>();
+  const who = prefix === '/account' ? 'of the key' : 'signed in';
+
+  scope.get(
+    `${prefix}/keys`,
+    { schema: { summary: `The API keys of the account ${who}`, tags, response: responses(KeyList) } },
+    async (request) => ops.listKeys(accountOf(request)),
+  );
+
+  scope.post(
+    `${prefix}/keys`,
+    {
+      schema: {
+        summary: 'Create an API key',
+        description: 'The plaintext key is in this response only.',
+        tags,
+        querystring: LabelQuery,
+        response: responses(CreatedKey),
+      },
+    },
+    async (request) => ops.createKey(accountOf(request), request.query.label),
+  );
+
+  scope.delete(
+    `${prefix}/keys/:key_id`,
+    {
+      schema: {
+        summary: 'Revoke an API key',
+        description: 'The key stops working at once. A key of another account is 404.',
+        tags,
+        params: KeyIdParams,
+        response: responses(KeyOut, [404]),
+      },
+    },
+    async (request) => ops.revokeKey(accountOf(request), request.params.key_id),
+  );
+
+  scope.get(
+    `${prefix}/usage`,
+    { schema: { summary: 'Usage this calendar month', tags, response: responses(UsageSummary) } },
+    async (request) => ops.usage(accountOf(request)),
+  );
+
+  if (prefix === '/account') {
+    scope.get(
+      '/account/me',
+      { schema: { summary: 'The account of the key', tags, response: responses(AccountOut) } },
+      async (request) => ops.describe(accountOf(request)),
+    );
+  }
+};

@@ -1,0 +1,45 @@
+// The account operations behind /account (API key) and /auth (session cookie) alike: sign-up and sign-in, and the
+// account, keys and usage of whoever the surface authenticated. One implementation, two ways of signing in.
+import type { Accounts } from '../accounts/index.js';
+import { AppError } from '../errors.js';
+import type { Account } from '../store/types.js';
+
+export const SIGNUP_MESSAGE =
+  'Check your e-mail. A new account gets its API key here and by e-mail; if the address ' +
+  'already has an account, we sent a sign-in link instead.';
+
+export function createAccountOperations(deps: { accounts: Accounts }) {
+  const { accounts } = deps;
+
+  return {
+    async signup(input: { email: string; label: string }) {
+      const result = await accounts.signup(input.email, input.label);
+      return result.created
+        ? { api_key: result.apiKey, key_id: result.keyId, message: SIGNUP_MESSAGE }
+        : { api_key: null, key_id: null, message: SIGNUP_MESSAGE };
+    },
+    requestLogin: (email: string) => accounts.requestLogin(email),
+    checkMagicLink: accounts.checkMagicLink,
+    redeemMagicLink: accounts.redeemMagicLink,
+    verifySession: accounts.verifySession,
+    deleteSession: accounts.deleteSession,
+    verifyApiKey: accounts.verifyApiKey,
+    plans: accounts.plans,
+
+    describe: (account: Account) => accounts.describeAccount(account),
+    listKeys: (account: Account) => accounts.listKeys(account.id),
+    async createKey(account: Account, label: string) {
+      const issued = await accounts.issueKey(account.id, label);
+      return { api_key: issued.apiKey, key_id: issued.key.id, key: issued.key };
+    },
+    async revokeKey(account: Account, keyId: number) {
+      const revoked = await accounts.revokeKey(account.id, keyId);
+      if (!revoked.ok) throw new AppError('not_found', `no API key ${keyId} on this account`);
+      return revoked.key;
+    },
+    usage: (account: Account) => accounts.summarizeUsage(account),
+    metrics: () => accounts.collectMetrics(),
+  };
+}
+
+export type AccountOperations = ReturnType<typeof createAccountOperations>;

@@ -1,0 +1,37 @@
+// The four operations an agent surface offers (MCP tools, the CLI), behind one interface with two implementations:
+// local runs them in this process for one caller, remote calls a Fetchdown API with a key (remote.ts).
+import type {
+  BatchFetchRequest,
+  BatchResult,
+  EstimateResult,
+  FetchRequest,
+  FetchResult,
+  SearchRequest,
+  SearchResult,
+} from '../contract/fetch.js';
+import type { Caller, Operations } from './index.js';
+
+/** Arguments are the contract's request bodies after validation and defaults, so both modes take them as they are. */
+export interface AgentOperations {
+  fetchUrl(args: FetchRequest): Promise<FetchResult>;
+  estimate(args: { url: string }): Promise<EstimateResult>;
+  fetchMultiple(args: BatchFetchRequest): Promise<BatchResult>;
+  searchAndFetch(args: SearchRequest): Promise<SearchResult>;
+}
+
+/** Agent operations chosen by an entry point (local or remote), and how to release what they hold. */
+export interface AgentHandle {
+  mode: 'local' | 'remote';
+  operations: AgentOperations;
+  close(): Promise<void>;
+}
+
+/** The operations run in this process for one caller: the same pipeline, cache, guard and meter as the HTTP routes. */
+export function forCaller(operations: Operations, caller: Caller): AgentOperations {
+  return {
+    fetchUrl: (args) => operations.fetchUrl(caller, args),
+    estimate: (args) => operations.estimate(caller, args.url),
+    fetchMultiple: (args) => operations.fetchMany(caller, args),
+    searchAndFetch: (args) => operations.searchAndFetch(caller, args),
+  };
+}

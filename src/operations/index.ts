@@ -1,0 +1,40 @@
+// The one set of operations every surface calls: the HTTP routes, the MCP tools and the CLI. Inputs and results are
+// the contract's shapes; each operation meters its caller (src/operations/meter.ts).
+import type { Accounts } from '../accounts/index.js';
+import type { Estimator } from '../services/estimate.js';
+import type { FetchService } from '../services/fetch-service.js';
+import type { SearchService } from '../services/search.js';
+import { createAccountOperations } from './accounts.js';
+import { fetchMany } from './fetch-many.js';
+import { createFetchOperations } from './fetching.js';
+import { createMetering, type Caller } from './meter.js';
+import { createSearchOperations } from './searching.js';
+
+export type { Caller } from './meter.js';
+
+export interface OperationsDeps {
+  fetchService: FetchService;
+  estimate: Estimator;
+  search: SearchService;
+  accounts: Accounts;
+  publicBaseUrl: string;
+  /** Told about ledger writes that failed after the work was done (the caller still gets the result). */
+  onLedgerError(error: unknown, context: string): void;
+}
+
+export function createOperations(deps: OperationsDeps) {
+  const meterFor = createMetering({
+    credits: deps.accounts.credits,
+    publicBaseUrl: deps.publicBaseUrl,
+    onError: deps.onLedgerError,
+  });
+  return {
+    ...createFetchOperations({ fetchService: deps.fetchService, estimate: deps.estimate, meterFor }),
+    fetchMany: (caller: Caller, input: Parameters<typeof fetchMany>[2]) =>
+      fetchMany(deps.fetchService, meterFor(caller), input),
+    ...createSearchOperations({ search: deps.search, meterFor }),
+    accounts: createAccountOperations({ accounts: deps.accounts }),
+  };
+}
+
+export type Operations = ReturnType<typeof createOperations>;

@@ -1,0 +1,271 @@
+// Metering of one caller's operations: hold the price, do the work, settle to what the result cost (refunding
+// failures), and write the ledger row. Anonymous callers are recorded for the metrics, never billed; in-process
+// callers (the CLI, the stdio MCP server) are neither.
+import type { Credits, QuotaShortfall, Reservation } from '../accounts/credits.js';
+import type { FetchResult } from '../contract/fetch.js';
+import { AppError, toErrorEntry } from '../errors.js';
+import type { FetcherChoice, FetcherName } from '../fetchers/types.js';
+import {
+  ESTIMATE_MILLICREDITS,
+  MILLICREDITS_PER_CREDIT,
+  ROUTE_MILLICREDITS,
+  fetchMillicredits,
+  searchMillicredits,
+  toCredits,
+} from '../pricing.js';
+import type { Account } from '../store/types.js';
+
+export type Caller =
+  { kind: 'local' } | { kind: 'anonymous'; ip: string } | { kind: 'account'; account: Account; keyId: number };
+
+/** Asked before a fetcher dearer than what is held runs: holds the difference, or says the caller cannot pay it. */
+export type Pay = (fetcher: FetcherName) => Promise<boolean>;
+
+interface Priced {
+  millis: number;
+  fetcher?: string | null;
+  cacheHit?: boolean;
+  tokens?: number;
+}
+
+interface Metered<T> {
+  /** The ledger's operation name: fetch, batch (one row per URL), estimate, search… */
+  operation: string;
+  /** The target URL, for the ledger's url_host. */
+  url?: string;
+  reserveMillis: number;
+  price(result: T): Priced;
+}
+
+/** Runs one caller's operations, billing them; each method carries the price list of its operation. */
+export interface Meter {
+  /**
+   * A fetch, or one URL of a batch: holds the price of the fetcher asked for (html's for auto, topped up through
+   * `pay` before the router runs a dearer one) and settles to the price of what was delivered.
+   */
+  fetch(
+    operation: 'fetch' | 'batch',
+    url: string,
+    fetcher: FetcherChoice,
+    work: (pay?: Pay) => Promise<FetchResult>,
+  ): Promise<FetchResult>;
+  estimate<T>(url: string, work: () => Promise<T>): Promise<T>;
+  /** A search holds the most it can cost for `numResults` and settles to the `credits` its result reports. */
+  search<T extends { credits: number }>(numResults: number, work: () => Promise<T>): Promise<T>;
+  /** 402 unless the caller could pay `millis` now (a batch checks one page before it starts). */
+  requireCredit(millis: number): Promise<void>;
+}
+
+/** Price of a fetch result: the cache-hit rate, else the price of the fetcher that produced it. */
+function priceFetch(result: FetchResult): Priced {
+  return {
+    millis: fetchMillicredits(result.fetch_info.fetcher_used, result.cache.hit),
+    fetcher: result.fetch_info.fetcher_used,
+    cacheHit: result.cache.hit,
+    tokens: result.metadata.token_count,
+  };
+}
+
+/**
+ * What a fetch holds before it starts: a forced fetcher's price, else the cheapest route's (a cache hit settles lower).
+ */
+export function fetchReserveMillis(fetcher: FetcherChoice): number {
+  return ROUTE_MILLICREDITS[fetcher === 'auto' ? 'html' : fetcher];
+}
+
+const hosts = new Map<string, string | null>();
+
+/** The host of a URL, remembered for the last few hundred URLs: agents fetch the same pages again and again. */
+function hostOf(url: string | undefined): string | null {
+  if (!url) return null;
+  let host = hosts.get(url);
+  if (host !== undefined) return host;
+  try {
+    host = new URL(url).host || null;
+  } catch {
+    host = null;
+  }
+  if (hosts.size >= 512) hosts.clear();
+  hosts.set(url, host);
+  return host;
+}
+
+/** The ledger fields every operation records, billed or not. */
+function ledgerDetails(spec: Metered<never>, priced: Priced, status: string, started: number) {
+  return {
+    operation: spec.operation,
+    fetcher: priced.fetcher ?? null,
+    cache_hit: priced.cacheHit ? 1 : 0,
+    tokens: priced.tokens ?? 0,
+    status,
+    url_host: hostOf(spec.url),
+    duration_ms: Math.round(performance.now() - started),
+  };
+}
+
+export function quotaExceeded(shortfall: QuotaShortfall, publicBaseUrl: string, need?: string): AppError {
+  const renews = new Date(shortfall.renewsAt).toISOString();
+  const monthly = toCredits(shortfall.monthlyMillis);
+  const dashboard = `${publicBaseUrl.replace(/\/$/, '')}/dashboard`;
+  return new AppError(
+    'quota_exceeded',
+    `out of credits${need ? ` (${need})` : ''}: ${toCredits(shortfall.allowanceLeftMillis)} of ` +
+      `the ${monthly} monthly credits ` +
+      (`of the ${shortfall.plan} plan are left and the prepaid balance is ` +
+        `${toCredits(shortfall.balanceMillis)} credits. Buy `) +
+      `a credit pack (never expires) or upgrade the plan at ${dashboard} (or POST /billing/checkout); the monthly ` +
+      `allowance renews at ${renews}.`,
+    {
+      retryHint: `buy credits or upgrade at ${dashboard}, or wait until ${renews}`,
+      extra: {
+        plan: shortfall.plan,
+        monthly_credits: monthly,
+        allowance_remaining_credits: toCredits(shortfall.allowanceLeftMillis),
+        balance_credits: toCredits(shortfall.balanceMillis),
+        renews_at: renews,
+        upgrade_url: dashboard,
+      },
+    },
+  );
+}
+
+type Run = <T>(spec: Metered<T>, work: (pay?: Pay) => Promise<T>) => Promise<T>;
+
+function withOperations(run: Run, requireCredit: Meter['requireCredit']): Meter {
+  return {
+    fetch: (operation, url, fetcher, work) =>
+      run({ operation, url, reserveMillis: fetchReserveMillis(fetcher), price: priceFetch }, work),
+    estimate: (url, work) =>
+      run(
+        {
+          operation: 'estimate',
+          url,
+          reserveMillis: ESTIMATE_MILLICREDITS,
+          price: () => ({ millis: ESTIMATE_MILLICREDITS }),
+        },
+        work,
+      ),
+    search: (numResults, work) =>
+      run(
+        {
+          operation: 'search',
+          reserveMillis: searchMillicredits(numResults),
+          price: (result) => ({ millis: Math.round(result.credits * MILLICREDITS_PER_CREDIT) }),
+        },
+        work,
+      ),
+    requireCredit,
+  };
+}
+
+/** Reservations of one operation added up: the first hold, then any top-ups. */
+function combine(holds: Reservation[]): Reservation {
+  const [first, ...rest] = holds;
+  return rest.reduce(
+    (sum, hold) => ({
+      ...hold,
+      fromAllowance: sum.fromAllowance + hold.fromAllowance,
+      fromBalance: sum.fromBalance + hold.fromBalance,
+    }),
+    first!,
+  );
+}
+
+const unmetered: Meter = withOperations(
+  (_spec, work) => work(),
+  async () => {},
+);
+
+export function createMetering(deps: {
+  credits: Credits;
+  publicBaseUrl: string;
+  onError(error: unknown, context: string): void;
+}) {
+  const { credits, publicBaseUrl, onError } = deps;
+
+  async function runAnonymous<T>(spec: Metered<T>, work: (pay?: Pay) => Promise<T>): Promise<T> {
+    const started = performance.now();
+    let status = 'ok';
+    let priced: Priced = { millis: 0 };
+    try {
+      const result = await work();
+      priced = spec.price(result);
+      return result;
+    } catch (error) {
+      status = toErrorEntry(error).code;
+      throw error;
+    } finally {
+      const row = { account_id: null, key_id: null, ...ledgerDetails(spec, priced, status, started) };
+      const batchWrite = credits.record(row);
+      if (batchWrite) await batchWrite.catch((error: unknown) => onError(error, 'recording an anonymous operation'));
+    }
+  }
+
+  // Anonymous callers are metered alike whatever their IP (the rate limit has already counted them), so they share
+  // one meter instead of a set of closures per request.
+  const anonymousMeter = withOperations(runAnonymous, async () => {});
+
+  return function meterFor(caller: Caller): Meter {
+    if (caller.kind === 'local') return unmetered;
+    if (caller.kind === 'anonymous') return anonymousMeter;
+    const { keyId, account } = caller;
+
+    async function runBilled<T>(spec: Metered<T>, work: (pay?: Pay) => Promise<T>): Promise<T> {
+      const first = await credits.reserve(account.id, spec.reserveMillis);
+      if (!first.ok) throw quotaExceeded(first, publicBaseUrl);
+      const holds = [first.reservation];
+      let held = spec.reserveMillis;
+      let refused: { fetcher: FetcherName; shortfall: QuotaShortfall } | undefined;
+      const pay: Pay = async (fetcher) => {
+        const price = ROUTE_MILLICREDITS[fetcher];
+        if (price <= held) return true;
+        const topUp = await credits.reserve(account.id, price - held);
+        if (!topUp.ok) {
+          refused = { fetcher, shortfall: topUp };
+          return false;
+        }
+        holds.push(topUp.reservation);
+        held = price;
+        return true;
+      };
+      const started = performance.now();
+      const settleAs = async (status: string, priced: Priced) => {
+        try {
+          await credits.settle(combine(holds), {
+            priceMillis: status === 'ok' ? priced.millis : 0,
+            key_id: keyId,
+            ...ledgerDetails(spec, priced, status, started),
+          });
+        } catch (error) {
+          // The work is done; a ledger failure must not withhold its result. The reservation stays charged.
+          onError(error, 'settling a reservation');
+        }
+      };
+      let result: T;
+      try {
+        result = await work(pay);
+      } catch (error) {
+        // A page only a fetcher the caller could not pay for could read: the 402 says which.
+        const unpaid = refused && toErrorEntry(error).code !== 'blocked_url' ? refused : undefined;
+        await settleAs(unpaid ? 'quota_exceeded' : toErrorEntry(error).code, { millis: 0 });
+        if (unpaid) {
+          const need =
+            `this page needs the ${unpaid.fetcher} fetcher, ` +
+            `${toCredits(ROUTE_MILLICREDITS[unpaid.fetcher])} credits`;
+          throw quotaExceeded(unpaid.shortfall, publicBaseUrl, need);
+        }
+        throw error;
+      }
+      await settleAs('ok', spec.price(result));
+      return result;
+    }
+
+    const requireCredit = async (millis: number) => {
+      const check = await credits.canAfford(account.id, millis);
+      if (!check.ok) throw quotaExceeded(check, publicBaseUrl);
+    };
+    return withOperations(runBilled, requireCredit);
+  };
+}
+
+export type MeterFor = ReturnType<typeof createMetering>;

@@ -1,0 +1,158 @@
+// Charges that match the work: a fetch holds what its fetcher can cost before it runs, so concurrent requests never
+// get more work than the balance pays for. Forced fetchers hold their own price; auto holds html's and tops up before
+// a dearer fallback, which a caller who cannot pay it does not get (a cheaper route, or a 402 naming the fetcher).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { browserSkip, CHROMIUM_PATH } from '../fetchers/chromium.js';
+import { signUp, withKey } from '../helpers/accounts.js';
+import { DATABASES } from '../helpers/databases.js';
+import {
+  startFetcherSite,
+  startReaderStandIn,
+  type FetcherSite,
+  type ReaderStandIn,
+} from '../helpers/fixture-fetchers.js';
+import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+
+let site: FetcherSite;
+let reader: ReaderStandIn;
+before(async () => {
+  site = await startFetcherSite();
+  reader = await startReaderStandIn('test-reader-key');
+});
+after(async () => {
+  await Promise.all([site.close(), reader.close()]);
+});
+
+const skipBrowser = browserSkip();
+let n = 0;
+
+async function appWith5Credits(t: { after(fn: () => Promise<void> | void): unknown }, dbEnv: Record<string, string>) {
+  return buildTestApp(t, {
+    ...dbEnv,
+    FREE_MONTHLY_CREDITS: '5',
+    READER_BASE_URL: reader.baseUrl,
+    READER_API_KEY: 'test-reader-key',
+    BROWSER_POOL_SIZE: '2',
+    CHROMIUM_PATH,
+  });
+}
+
+/** 20 fetches at once, each of a URL of its own; the statuses and what the account was charged. */
+async function fireTwenty(api: TestApp, apiKey: string, body: (i: number) => object) {
+  const responses = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => api.request('POST', '/fetch', body(i), withKey(apiKey))),
+  );
+  const usage = await api.request('GET', '/account/usage', undefined, withKey(apiKey));
+  return { responses, statuses: responses.map((r) => r.status), creditsUsed: usage.body.credits_used as number };
+}
+
+const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
+
+for (const backend of DATABASES) {
+  describe(`charges that match the work on ${backend.name}`, () => {
+    test('forced reader and pdf: 20 at once against 5 credits serve 2 of each price-2 page, never more', async (t) => {
+      const env = await backend.env(t);
+      if (typeof env === 'string') return t.skip(env);
+      for (const [fetcher, path] of [
+        ['reader', '/article'],
+        ['pdf', '/report.pdf'],
+      ] as const) {
+        const api = await appWith5Credits(t, env);
+        const { apiKey } = await signUp(api);
+        const run = `${backend.name}-${fetcher}-${process.pid}-${n++}`;
+        const { statuses, responses, creditsUsed } = await fireTwenty(api, apiKey, (i) => ({
+          url: site.url(`${path}?run=${run}&i=${i}`),
+          fetcher,
+        }));
+        assert.equal(count(statuses, 200), 2, `${fetcher}: ${JSON.stringify(statuses)}`);
+        assert.equal(count(statuses, 402), 18, fetcher);
+        assert.equal(creditsUsed, 4, fetcher);
+        const served = responses.filter((r) => r.status === 200);
+        assert.ok(served.every((r) => r.body.fetch_info.fetcher_used === fetcher && r.body.credits === 2));
+      }
+    });
+
+    test(
+      'forced browser: 20 at once against 5 credits serve one render, as one after another would',
+      { skip: skipBrowser },
+      async (t) => {
+        const env = await backend.env(t);
+        if (typeof env === 'string') return t.skip(env);
+        const api = await appWith5Credits(t, env);
+        const { apiKey } = await signUp(api);
+        const run = `${backend.name}-browser-${process.pid}-${n++}`;
+        const { statuses, creditsUsed } = await fireTwenty(api, apiKey, (i) => ({
+          url: site.url(`/article?run=${run}&i=${i}`),
+          fetcher: 'browser',
+        }));
+        assert.equal(count(statuses, 200), 1, JSON.stringify(statuses));
+        assert.equal(count(statuses, 402), 19);
+        assert.equal(creditsUsed, 5);
+      },
+    );
+
+    test(
+      'auto: a fallback is held before it runs; one the caller cannot pay for gives way to a cheaper route',
+      { skip: skipBrowser },
+      async (t) => {
+        const env = await backend.env(t);
+        if (typeof env === 'string') return t.skip(env);
+        const api = await appWith5Credits(t, env);
+        const shell = () => site.url(`/app-shell?run=${backend.name}-shell-${process.pid}-${n++}`);
+
+        // 5 credits pay for a render: html's 1 held first, 4 more before the browser runs.
+        const rich = await signUp(api);
+        const rendered = await api.request('POST', '/fetch', { url: shell() }, withKey(rich.apiKey));
+        assert.equal(rendered.status, 200, rendered.text);
+        assert.equal(rendered.body.fetch_info.fetcher_used, 'browser');
+        const usage = await api.request('GET', '/account/usage', undefined, withKey(rich.apiKey));
+        assert.equal(usage.body.credits_used, 5);
+
+        // 3 credits do not: the browser is skipped as unaffordable and the reader (2 credits) reads the page.
+        const poorer = await signUp(api);
+        await api.services.store.db
+          .updateTable('accounts')
+          .set({ allowance_used_millis: 2000, allowance_period: new Date().toISOString().slice(0, 7) })
+          .where('email', '=', poorer.email)
+          .execute();
+        const cheaper = await api.request('POST', '/fetch', { url: shell() }, withKey(poorer.apiKey));
+        assert.equal(cheaper.status, 200, cheaper.text);
+        assert.equal(cheaper.body.fetch_info.fetcher_used, 'reader');
+        assert.deepEqual(
+          cheaper.body.fetch_info.attempts.map((a: { fetcher: string; outcome: string }) => [a.fetcher, a.outcome]),
+          [
+            ['html', 'app_shell'],
+            ['browser', 'unaffordable'],
+            ['reader', 'ok'],
+          ],
+        );
+        assert.equal(cheaper.body.credits, 2);
+      },
+    );
+
+    test(
+      'auto, 20 at once against 5 credits: never overdrawn, and every credit charged is for a page served',
+      { skip: skipBrowser },
+      async (t) => {
+        const env = await backend.env(t);
+        if (typeof env === 'string') return t.skip(env);
+        const api = await appWith5Credits(t, env);
+        const { apiKey } = await signUp(api);
+        const run = `${backend.name}-shells-${process.pid}-${n++}`;
+        const { statuses, responses, creditsUsed } = await fireTwenty(api, apiKey, (i) => ({
+          url: site.url(`/app-shell?run=${run}&i=${i}`),
+        }));
+        const served = responses.filter((r) => r.status === 200);
+        assert.ok(
+          served.filter((r) => r.body.fetch_info.fetcher_used === 'browser').length <= 1,
+          JSON.stringify(statuses),
+        );
+        assert.equal(served.length + count(statuses, 402), 20, JSON.stringify(statuses));
+        const billed = served.reduce((sum, r) => sum + (r.body.credits as number), 0);
+        assert.equal(creditsUsed, billed);
+        assert.ok(creditsUsed <= 5, `charged ${creditsUsed} of 5`);
+      },
+    );
+  });
+}
