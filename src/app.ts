@@ -12,6 +12,7 @@ import { RequestLog } from './http/request-log.js';
 import { accountRoutes } from './http/routes/account.js';
 import { adminRoutes } from './http/routes/admin.js';
 import { authRoutes } from './http/routes/auth.js';
+import { billingRoutes } from './http/routes/billing.js';
 import { cacheRoutes } from './http/routes/cache.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
 import { estimateRoutes } from './http/routes/estimate.js';
@@ -83,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(accountRoutes, { deps });
   await app.register(authRoutes, { deps });
+  await app.register(billingRoutes, { deps });
   await app.register(adminRoutes, { deps });
   await app.register(discoveryRoutes, { deps });
   return app;

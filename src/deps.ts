@@ -2,6 +2,7 @@
 // HTTP app, the stdio MCP server, the CLI and the tests receive this object; each module gets its slice of the config.
 import pino from 'pino';
 import { createAccountServices, type Clock } from './accounts/index.js';
+import { createBilling } from './billing/index.js';
 import { createCache } from './cache/index.js';
 import type { Config } from './config.js';
 import { createFetchers } from './fetchers/index.js';
@@ -50,6 +51,7 @@ export function createDeps(config: Config, options: { clock?: Clock; addresses?:
     store: accountServices.store,
     accounts: accountServices.accounts,
     rateLimiter: accountServices.rateLimiter,
+    billing: createBilling(config, { store: accountServices.store, now: () => accountServices.accounts.clock.now() }),
     async close() {
       await Promise.allSettled([fetchers.close(), client.close(), cache.close(), accountServices.close()]);
     },

@@ -60,7 +60,7 @@ for (const backend of DATABASES) {
         .execute();
       assert.deepEqual(
         applied.map((r: any) => r.name),
-        ['0001-accounts'],
+        ['0001-accounts', '0002-billing'],
       );
     });
 
@@ -186,7 +186,14 @@ for (const backend of DATABASES) {
       assert.equal(rows.length, 1237);
       for (const [i, stored] of rows.entries()) {
         const { id: _id, ...fields } = stored;
-        assert.deepEqual(fields, { ...row(i), credits_millis: 0, balance_millis: 0, at: NOV_10 });
+        assert.deepEqual(fields, {
+          ...row(i),
+          credits_millis: 0,
+          balance_millis: 0,
+          at: NOV_10,
+          credited_millis: 0,
+          item_key: null,
+        });
       }
     });
   });
