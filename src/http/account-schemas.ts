@@ -77,6 +77,7 @@ export const VerifyQuery = Type.Object({ token: Type.String({ minLength: 1, maxL
 export const VerifyBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });
 
 export const SessionOut = Type.Object({ account: AccountOut, message: Type.String() });
+export const WhoamiOut = Type.Object({ account: Type.Union([AccountOut, Type.Null()], { description: 'Null when nobody is signed in.' }), message: Type.String() });
 
 export const AdminQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 512, description: 'The admin token (or send X-Admin-Token).' })) });
 

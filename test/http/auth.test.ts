@@ -148,7 +148,7 @@ for (const backend of DATABASES) {
       const { email, apiKey, keyId } = await signUp(api);
       const { cookie } = await signIn(api, smtp, email);
 
-      for (const [method, path] of [['GET', '/auth/whoami'], ['GET', '/auth/keys'], ['POST', '/auth/keys'], ['DELETE', `/auth/keys/${keyId}`], ['GET', '/auth/usage'], ['POST', '/auth/logout']]) {
+      for (const [method, path] of [['GET', '/auth/keys'], ['POST', '/auth/keys'], ['DELETE', `/auth/keys/${keyId}`], ['GET', '/auth/usage']]) {
         for (const headers of [{}, { cookie: `service_session=${'A'.repeat(43)}` }, { cookie: 'service_session=garbage' }, { cookie: 'service_session=%E0%A4%A' }] as Record<string, string>[]) {
           const res = await api.request(method!, path!, undefined, headers);
           assert.equal(res.status, 401, `${method} ${path} ${JSON.stringify(headers)}`);
@@ -181,7 +181,23 @@ for (const backend of DATABASES) {
       assert.equal(out.status, 200);
       assert.match(out.headers.get('set-cookie') ?? '', /^service_session=; HttpOnly; SameSite=Lax; Path=\/; Max-Age=0$/);
       const gone = await api.request('GET', '/auth/whoami', undefined, { cookie });
-      assert.equal(gone.status, 401, 'the session is deleted, not just the cookie');
+      assert.equal(gone.status, 200);
+      assert.equal(gone.body.account, null, 'the session is deleted, not just the cookie');
+    });
+
+    test('whoami and logout without a session: 200 saying nobody is signed in; a stale cookie is cleared', async (t) => {
+      const api = await app(t);
+      if (!api) return;
+      for (const headers of [{}, { cookie: `service_session=${'A'.repeat(43)}` }, { cookie: 'service_session=garbage' }] as Record<string, string>[]) {
+        const who = await api.request('GET', '/auth/whoami', undefined, headers);
+        assert.equal(who.status, 200, who.text);
+        assert.deepEqual(who.body, { account: null, message: 'nobody is signed in' });
+        assert.equal(who.headers.get('set-cookie') !== null, headers.cookie !== undefined, 'only a sent cookie is cleared');
+        const out = await api.request('POST', '/auth/logout', undefined, headers);
+        assert.equal(out.status, 200, out.text);
+        assert.equal(out.body.message, 'nobody was signed in');
+        assert.match(out.headers.get('set-cookie') ?? '', /^service_session=; .*Max-Age=0$/);
+      }
     });
 
     test('cookie-authenticated POST and DELETE from another site are 403 cross_site_request', async (t) => {

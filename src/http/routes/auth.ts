@@ -5,8 +5,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redemption } from '../../accounts/login.js';
 import { AppError } from '../../errors.js';
 import type { Services } from '../../services/index.js';
-import { CreatedKey, KeyIdParams, KeyList, KeyOut, LabelQuery, LoginRequest, Message, SessionOut, UsageSummary, VerifyBody, VerifyQuery } from '../account-schemas.js';
-import { refuseCrossSite, requireSession, setSessionCookie, clearSessionCookie } from '../session.js';
+import { CreatedKey, KeyIdParams, KeyList, KeyOut, LabelQuery, LoginRequest, Message, SessionOut, UsageSummary, VerifyBody, VerifyQuery, WhoamiOut } from '../account-schemas.js';
+import { clearSessionCookie, readCookie, refuseCrossSite, requireSession, SESSION_COOKIE, setSessionCookie } from '../session.js';
 import { responses } from '../schemas.js';
 import { limitMailRequests } from './account.js';
 import { confirmPage, failedPage, PAGE_HEADERS } from './auth-pages.js';
@@ -103,20 +103,37 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
     },
   );
 
+  // whoami and logout take the cookie if there is one: without a session they answer 200 saying so (the pages ask),
+  // and a stale cookie is cleared.
+  const SESSION_OPTIONAL: Record<string, string[]>[] = [{ SessionCookie: [] }, {}];
+
+  app.post(
+    '/auth/logout',
+    { schema: { summary: 'Sign out: ends the session (if any) and clears the cookie', tags: TAGS, security: SESSION_OPTIONAL, response: responses(Message, [403]) } },
+    async (request, reply) => {
+      refuseCrossSite(request, base);
+      const check = await accounts.verifySession(readCookie(request, SESSION_COOKIE));
+      if (check.ok) await accounts.deleteSession(check.sessionId);
+      clearSessionCookie(reply, base);
+      return { message: check.ok ? 'signed out' : 'nobody was signed in' };
+    },
+  );
+
+  app.get(
+    '/auth/whoami',
+    { schema: { summary: 'The signed-in account, or account null when nobody is signed in', tags: TAGS, security: SESSION_OPTIONAL, response: responses(WhoamiOut) } },
+    async (request, reply) => {
+      const token = readCookie(request, SESSION_COOKIE);
+      const check = await accounts.verifySession(token);
+      if (check.ok) return { account: accounts.describeAccount(check.account), message: 'signed in' };
+      if (token !== undefined) clearSessionCookie(reply, base);
+      return { account: null, message: 'nobody is signed in' };
+    },
+  );
+
   await app.register(async (instance) => {
     requireSession(instance, services);
     const signedIn = instance.withTypeProvider<TypeBoxTypeProvider>();
-
-    signedIn.post('/auth/logout', { schema: { summary: 'Sign out: ends the session and clears the cookie', tags: TAGS, response: responses(Message) } }, async (request, reply) => {
-      await accounts.deleteSession(request.session.sessionId);
-      clearSessionCookie(reply, base);
-      return { message: 'signed out' };
-    });
-
-    signedIn.get('/auth/whoami', { schema: { summary: 'The signed-in account', tags: TAGS, response: responses(SessionOut) } }, async (request) => ({
-      account: accounts.describeAccount(request.session.account),
-      message: 'signed in',
-    }));
 
     signedIn.get('/auth/keys', { schema: { summary: "The signed-in account's API keys", tags: TAGS, response: responses(KeyList) } }, async (request) =>
       accounts.listKeys(request.session.account.id),
