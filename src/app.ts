@@ -17,6 +17,7 @@ import { mcpRoutes } from './http/routes/mcp.js';
 import { searchRoutes } from './http/routes/search.js';
 import { ErrorResponse, HTTPValidationError, withOptionalDefaults } from './http/schemas.js';
 import { createValidatorCompiler } from './http/validator.js';
+import { pageRoutes } from './pages/routes.js';
 import type { Services } from './services/index.js';
 import { API_VERSION } from './version.js';
 
@@ -74,5 +75,6 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(authRoutes, { services });
   await app.register(adminRoutes, { services });
   await app.register(discoveryRoutes, { services });
+  await app.register(pageRoutes, { services });
   return app;
 }
