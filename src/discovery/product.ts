@@ -1,4 +1,6 @@
 // The words every discovery document shares: the product summary and the links, built from PUBLIC_BASE_URL.
+import { INTEGRATIONS } from '../pages/integrations.js';
+
 export const PRODUCT_NAME = 'Fetchdown';
 
 export const SUMMARY =
@@ -15,7 +17,10 @@ export function authInstructions(anonymousAccess: boolean): string {
 }
 
 /** The endpoints that never need credentials. */
-export const PUBLIC_PATHS = ['/spec', '/.well-known/mcp.json', '/llms.txt', '/openapi.json', '/health', '/ready', '/examples', '/'];
+export const PUBLIC_PATHS = [
+  '/spec', '/.well-known/mcp.json', '/llms.txt', '/openapi.json', '/health', '/ready', '/', '/examples', '/examples/{slug}', '/dashboard',
+  ...INTEGRATIONS.map((i) => i.path),
+];
 
 export function discoveryLinks(publicBaseUrl: string) {
   const base = publicBaseUrl.replace(/\/+$/, '');
