@@ -225,6 +225,9 @@ for (const backend of DATABASES) {
       assert.equal((await api.request('GET', '/auth/keys', undefined, { cookie, 'sec-fetch-site': 'cross-site' })).status, 200);
       const sameOrigin = await api.request('POST', '/auth/keys', undefined, { cookie, origin: api.base, 'sec-fetch-site': 'same-origin' });
       assert.equal(sameOrigin.status, 200);
+      // A same-origin page with Referrer-Policy no-referrer sends Origin: null; Sec-Fetch-Site says it is ours.
+      const noReferrer = await api.request('POST', '/auth/keys', undefined, { cookie, origin: 'null', 'sec-fetch-site': 'same-origin' });
+      assert.equal(noReferrer.status, 200);
       const publicOrigin = await api.request('POST', '/auth/keys', undefined, { cookie, origin: 'http://localhost:8080' });
       assert.equal(publicOrigin.status, 200);
       const keys = await api.request('GET', '/auth/keys', undefined, { cookie });
