@@ -7,8 +7,28 @@ import type { ExampleOutputs, RecordedStep } from './examples/outputs.js';
 import { html, type Html } from './html.js';
 import { layout } from './layout.js';
 
+interface FetchAnswer {
+  markdown?: unknown;
+  result?: { content?: { text?: unknown }[] };
+  metadata?: { token_count: number; total_tokens: number };
+  fetch_info?: { fetcher_used: string };
+  credits?: number;
+  outline?: { level: number; title: string; tokens: number }[];
+  next_cursor?: string | null;
+}
+
+/** The facts a reader looks for in a fetch answer, above the JSON: size, fetcher, price, what was cut. */
+function answerFacts(answer: FetchAnswer): Html {
+  if (!answer.metadata || !answer.fetch_info) return html``;
+  const m = answer.metadata;
+  return html`<p class="facts-line">${m.token_count} tokens${m.total_tokens > m.token_count ? ` of ${m.total_tokens}` : ''} ·
+fetcher <code>${answer.fetch_info.fetcher_used}</code> · ${answer.credits} credit${answer.credits === 1 ? '' : 's'}</p>
+${answer.outline?.length ? html`<h3>Cut from this answer (<code>outline</code>)</h3><ul>${answer.outline.map((o) => html`<li>${'#'.repeat(o.level)} ${o.title}: ${o.tokens} tokens</li>`)}</ul>` : ''}
+${answer.next_cursor ? html`<p><code>next_cursor</code> is set: send it back as <code>cursor</code> to read on.</p>` : ''}`;
+}
+
 function stepView(step: RecordedStep, index: number, total: number, base: string): Html {
-  const response = step.response as { markdown?: unknown; result?: { content?: { text?: unknown }[] } };
+  const response = step.response as FetchAnswer;
   const markdown = typeof response.markdown === 'string' ? response.markdown : response.result?.content?.[0]?.text;
   return html`<section class="step" aria-label="Request ${index + 1}">
 ${total > 1 ? html`<h2>Request ${index + 1} of ${total}</h2>` : html`<h2>The request</h2>`}
@@ -16,6 +36,7 @@ ${total > 1 ? html`<h2>Request ${index + 1} of ${total}</h2>` : html`<h2>The req
 <h3>Python</h3>${codeBlock('python', pythonOf(step, base), 'Python code')}
 <h2>The answer <span class="status">HTTP ${step.status}</span></h2>
 ${typeof markdown === 'string' ? html`<h3>The Markdown, as the agent reads it</h3>${codeBlock('markdown', markdown, 'Markdown returned')}` : ''}
+${answerFacts(response)}
 <details ${typeof markdown === 'string' ? '' : html`open`}><summary>The whole JSON answer</summary>
 ${codeBlock('json', JSON.stringify(step.response, null, 2), 'JSON answer')}</details>
 </section>`;
