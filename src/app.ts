@@ -8,6 +8,7 @@ import { RequestLog } from './http/request-log.js';
 import { accountRoutes } from './http/routes/account.js';
 import { adminRoutes } from './http/routes/admin.js';
 import { authRoutes } from './http/routes/auth.js';
+import { billingRoutes } from './http/routes/billing.js';
 import { cacheRoutes } from './http/routes/cache.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
 import { estimateRoutes } from './http/routes/estimate.js';
@@ -73,6 +74,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   });
   await app.register(accountRoutes, { services });
   await app.register(authRoutes, { services });
+  await app.register(billingRoutes, { services });
   await app.register(adminRoutes, { services });
   await app.register(discoveryRoutes, { services });
   await app.register(pageRoutes, { services });

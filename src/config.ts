@@ -49,6 +49,14 @@ export const ConfigSchema = Type.Object({
   STARTER_MONTHLY_CREDITS: Int(20000, 0),
   PRO_MONTHLY_CREDITS: Int(100000, 0),
   SCALE_MONTHLY_CREDITS: Int(500000, 0),
+  // Billing through Stripe (src/billing/): without STRIPE_SECRET_KEY every /billing route answers 503.
+  STRIPE_SECRET_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  STRIPE_API_BASE: Type.String({ default: 'https://api.stripe.com', pattern: '^https?://' }),
+  // Stripe Price ids of the plans; unset, the prices with lookup keys fetchdown_starter… are used (fetchdown stripe-setup).
+  STRIPE_PRICE_STARTER: Type.Optional(Type.String({ minLength: 1 })),
+  STRIPE_PRICE_PRO: Type.Optional(Type.String({ minLength: 1 })),
+  STRIPE_PRICE_SCALE: Type.Optional(Type.String({ minLength: 1 })),
   // Requests per window (0 = unlimited): per client IP for anonymous callers, per key by plan otherwise.
   RATE_LIMIT_WINDOW_SECONDS: Int(60, 1, 86400),
   RATE_LIMIT_ANONYMOUS: Int(30, 0),

@@ -28,6 +28,11 @@ export const ERROR_STATUS = {
   cross_site_request: 403,
   quota_exceeded: 402,
   rate_limited: 429,
+  billing_not_configured: 503,
+  billing_provider_error: 502,
+  no_billing_account: 404,
+  subscription_exists: 409,
+  invalid_signature: 400,
   internal_error: 500,
 } as const;
 

@@ -24,6 +24,8 @@ const LEDGER_COLUMNS = [
   'url_host',
   'duration_ms',
   'at',
+  'credited_millis',
+  'item_key',
 ] as const satisfies readonly (keyof NewLedgerRow)[];
 // A ledger column added later must be listed above (and written in record), or batches would leave it out: until it
 // is, this does not compile.
@@ -206,6 +208,8 @@ export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTab
       url_host: row.url_host,
       duration_ms: row.duration_ms,
       at: clock.now(),
+      credited_millis: 0,
+      item_key: null,
     });
     if (unwritten.length >= RECORD_BATCH_ROWS) return flushRecords();
     flushTimer ??= setTimeout(() => void flushRecords().catch(() => {}), RECORD_FLUSH_MS).unref();

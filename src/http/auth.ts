@@ -27,11 +27,11 @@ const KEY_FAILURES: Record<Exclude<ApiKeyCheck, { ok: true }>['reason'], string>
   revoked: 'the API key in X-Service-Key has been revoked; use another key or create one (POST /auth/keys, or POST /account/keys with a live key)',
 };
 
-function invalidApiKey(reason: keyof typeof KEY_FAILURES): AppError {
+export function invalidApiKey(reason: keyof typeof KEY_FAILURES): AppError {
   return new AppError('invalid_api_key', KEY_FAILURES[reason], { headers: { 'WWW-Authenticate': WWW_AUTHENTICATE } });
 }
 
-function presentedKey(request: FastifyRequest): string | undefined {
+export function presentedKey(request: FastifyRequest): string | undefined {
   const value = request.headers['x-service-key'];
   const key = (Array.isArray(value) ? value[0] : value)?.trim();
   return key === '' ? undefined : key;

@@ -1,5 +1,6 @@
 // Builds every service from the config, once per process; the HTTP layer and tests receive this object.
 import { createAccountServices, type Clock } from '../accounts/index.js';
+import { createBilling } from '../billing/index.js';
 import { createCache } from '../cache/index.js';
 import type { Config } from '../config.js';
 import { createFetchers } from '../fetchers/index.js';
@@ -33,6 +34,7 @@ export function createServices(config: Config, deps: { clock?: Clock } = {}) {
     store: accountServices.store,
     accounts: accountServices.accounts,
     rateLimiter: accountServices.rateLimiter,
+    billing: createBilling(config, { store: accountServices.store, now: () => accountServices.accounts.clock.now() }),
     async close() {
       await Promise.allSettled([fetchers.close(), client.close(), cache.close(), accountServices.close()]);
     },

@@ -62,6 +62,42 @@ export interface LedgerTable {
   url_host: string | null;
   duration_ms: number;
   at: number;
+  /** Credits added to the prepaid balance (a credit pack bought); 0 on every other row. */
+  credited_millis: Generated<number>;
+  /** The pack or plan of a billing row (operations credit_pack, plan_change); null on every other row. */
+  item_key: string | null;
+}
+
+/** The Stripe customer of an account (created at its first checkout) and its current subscription. */
+export interface BillingCustomersTable {
+  account_id: number;
+  customer_id: string;
+  subscription_id: string | null;
+  subscription_status: string | null;
+  /** When Stripe created the event whose subscription state is stored (epoch ms): older events do not overwrite it. */
+  subscription_event_at: number | null;
+  /** The first completed payment; before it the account has no billing portal. */
+  paid_at: number | null;
+  created_at: number;
+}
+
+/** Every Stripe event applied, recorded in the transaction of its effect: a redelivery finds its id and stops. */
+export interface BillingEventsTable {
+  event_id: string;
+  type: string;
+  account_id: number | null;
+  /** What the event did: applied, ignored (and why), duplicate deliveries never get a row. */
+  outcome: string;
+  received_at: number;
+}
+
+/** Checkout sessions whose payment was applied: completed and async_payment_succeeded never both credit one. */
+export interface BillingCheckoutsTable {
+  session_id: string;
+  account_id: number;
+  mode: string;
+  item_key: string;
+  at: number;
 }
 
 export interface Database {
@@ -70,6 +106,9 @@ export interface Database {
   magic_links: MagicLinksTable;
   sessions: SessionsTable;
   ledger: LedgerTable;
+  billing_customers: BillingCustomersTable;
+  billing_events: BillingEventsTable;
+  billing_checkouts: BillingCheckoutsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

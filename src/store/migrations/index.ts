@@ -2,11 +2,13 @@
 import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../db.js';
 import * as m0001 from './0001-accounts.js';
+import * as m0002 from './0002-billing.js';
 
 type Step = { up(dialect: Dialect): (db: Kysely<any>) => Promise<void> };
 
 const STEPS: Record<string, Step> = {
   '0001-accounts': m0001,
+  '0002-billing': m0002,
 };
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {
