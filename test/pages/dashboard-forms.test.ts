@@ -25,7 +25,7 @@ describe('dashboard forms', () => {
 
   test('every form refuses a post from another site (403 cross_site_request) and changes nothing', async () => {
     for (const path of ['/dashboard/sign-in', '/dashboard/sign-out', '/dashboard/keys', '/dashboard/keys/1/revoke', '/dashboard/checkout', '/dashboard/portal', '/dashboard/playground']) {
-      for (const crossSite of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+      for (const crossSite of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
         const res = await post(path, { email: 'x@example.com', label: 'evil' }, { cookie, ...crossSite });
         assert.equal(res.status, 403, `${path} ${JSON.stringify(crossSite)}`);
         assert.equal(res.body.code, 'cross_site_request');

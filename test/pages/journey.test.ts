@@ -1,13 +1,17 @@
 // A person's way through the pages, end to end in Chromium against the real server (SQLite, and Postgres when
 // TEST_DATABASE_URL is set): landing page → sign-up → magic link from the SMTP server → dashboard → keys → playground →
-// sign-out, with every page free of console errors, failed requests, foreign hosts and accessibility violations.
+// a 10k pack paid on the Stripe stand-in → the portal → sign-out, with every page of ours free of console errors,
+// failed requests, foreign hosts and accessibility violations.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { uniqueEmail } from '../helpers/accounts.js';
 import { DATABASES } from '../helpers/databases.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { signInLink, startSmtpServer, type SmtpSink } from '../helpers/smtp.js';
+import { stripeEnv } from '../helpers/billing.js';
+import { startStripeStandin, type StripeStandin } from '../helpers/stripe-standin.js';
 import { buildTestApp } from '../helpers/test-app.js';
 import { browserSkip } from '../fetchers/chromium.js';
 import { accessibilityViolations, launchBrowser, watchPage } from './browser.js';
@@ -16,14 +20,25 @@ describe('the journey through the pages', { skip: browserSkip() }, () => {
   let browser: Browser;
   let smtp: SmtpSink;
   let site: FixtureSite;
+  let stripe: StripeStandin;
   before(async () => {
-    [browser, smtp, site] = await Promise.all([launchBrowser(), startSmtpServer(), startFixtureSite()]);
+    [browser, smtp, site, stripe] = await Promise.all([launchBrowser(), startSmtpServer(), startFixtureSite(), startStripeStandin()]);
   });
   after(async () => {
     await browser?.close();
     await smtp?.close();
     await site?.close();
+    await stripe?.close();
   });
+
+  /** A free port, so PUBLIC_BASE_URL (sign-in links, Stripe's return URLs) can be the test server itself. */
+  async function freePort(): Promise<number> {
+    const probe = createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => probe.once('listening', resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise((resolve) => probe.close(resolve));
+    return port;
+  }
 
   /** The page is an HTML 200 that passes the accessibility check. */
   async function checkPage(page: Page) {
@@ -31,14 +46,17 @@ describe('the journey through the pages', { skip: browserSkip() }, () => {
   }
 
   for (const database of DATABASES) {
-    test(`on ${database.name}: sign up, sign in by e-mail, keys, playground, usage, sign out`, async (t) => {
+    test(`on ${database.name}: sign up, sign in by e-mail, keys, playground, usage, buy a pack, portal, sign out`, async (t) => {
       const env = await database.env(t);
       if (typeof env === 'string') return t.skip(env);
-      const api = await buildTestApp(t, { ...env, SMTP_URL: smtp.url, MAIL_FROM: 'Fetchdown <no-reply@fetchdown.example>' });
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const api = await buildTestApp(t, { ...env, ...stripeEnv(stripe), SMTP_URL: smtp.url, PORT: String(port), PUBLIC_BASE_URL: base });
+      stripe.forwardTo(`${api.base}/billing/webhook`);
       const context = await browser.newContext();
       t.after(() => context.close());
       const page = await context.newPage();
-      const watch = watchPage(page, api.base);
+      const watch = watchPage(page, api.base, [new URL(stripe.apiBase).origin]);
       const email = uniqueEmail('journey');
 
       // The landing page leads to sign-up.
@@ -51,9 +69,10 @@ describe('the journey through the pages', { skip: browserSkip() }, () => {
       await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
       await checkPage(page);
 
-      // The link from the e-mail (PUBLIC_BASE_URL is the default, so it is opened on this server), then confirm.
+      // The link from the e-mail, opened as it is, then confirmed.
       const mail = await smtp.waitFor(email, (m) => m.subject === 'Sign in to Fetchdown');
-      await page.goto(`${api.base}/auth/verify?token=${signInLink(mail).token}`);
+      assert.ok(signInLink(mail).url.startsWith(`${api.base}/auth/verify?token=`));
+      await page.goto(signInLink(mail).url);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL(`${api.base}/dashboard`);
       assert.match(await page.locator('.dash-head').innerText(), new RegExp(`Signed in as ${email.replace(/[.+]/g, '\\$&')}`));
@@ -97,9 +116,23 @@ describe('the journey through the pages', { skip: browserSkip() }, () => {
       assert.match(await page.locator('table.keys tbody tr', { hasText: 'laptop' }).innerText(), /active/);
       await checkPage(page);
 
-      // Billing is not configured on this server: a friendly message, not an error page.
-      await page.getByRole('button', { name: /^10,000 credits/ }).click();
-      assert.match(await page.locator('.notice.error').innerText(), /Billing is not configured on this server/);
+      // Buy a 10k pack: Stripe's checkout (the stand-in) is paid, its webhook credits the balance once.
+      assert.equal(await page.locator('#balance').innerText(), '0 credits');
+      await page.getByRole('button', { name: /^10,000 credits for \$10/ }).click();
+      await page.waitForURL(`${stripe.apiBase}/pay/**`);
+      await page.getByRole('button', { name: 'Pay' }).click();
+      await page.waitForURL(`${api.base}/dashboard?checkout=success**`);
+      assert.match(await page.locator('.notice').innerText(), /the payment went through/);
+      await checkPage(page);
+      // The webhook may land just after the redirect: the balance is read again until it shows (at most a few loads).
+      for (let i = 0; i < 20 && (await page.locator('#balance').innerText()) !== '10,000 credits'; i++) await page.reload();
+      assert.equal(await page.locator('#balance').innerText(), '10,000 credits');
+
+      // Manage billing: the portal of the stand-in, and back.
+      await page.getByRole('button', { name: 'Manage billing and invoices' }).click();
+      await page.waitForURL(`${stripe.apiBase}/portal/**`);
+      assert.equal(await page.locator('h1').innerText(), 'Billing portal');
+      await page.goto(api.base + '/dashboard');
 
       // Sign out, and the dashboard is the sign-in form again; the old cookie no longer works.
       await page.getByRole('button', { name: 'Sign out' }).click();

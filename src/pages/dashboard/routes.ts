@@ -16,6 +16,9 @@ const PLAYGROUND_MAX_TOKENS = 3000;
 const NOTICES: Record<string, DashboardExtras['notice']> = {
   revoked: { text: 'The key is revoked: requests with it are refused from now on.' },
   'signed-out': { text: 'You are signed out.' },
+  // Stripe's Checkout returns here (?checkout=success|cancelled); the credits come with its webhook, within seconds.
+  'checkout-success': { text: 'Thank you: the payment went through. Credits and plans are added as soon as Stripe confirms it.' },
+  'checkout-cancelled': { text: 'Checkout was cancelled; nothing was charged.' },
 };
 
 type Form = Record<string, string | undefined>;
@@ -57,8 +60,9 @@ export const dashboardRoutes: FastifyPluginAsync<{ services: Services }> = async
   const failed = (request: FastifyRequest, reply: FastifyReply, text: string) => show(request, reply, { notice: { text, error: true } });
 
   app.get('/dashboard', { schema: { tags: ['pages'], summary: 'The dashboard: sign-in form, or the account, keys, usage and billing' } }, async (request, reply) => {
-    const notice = (request.query as Form).notice;
-    return show(request, reply, { notice: notice === undefined ? undefined : NOTICES[notice] });
+    const query = request.query as Form;
+    const notice = query.notice ?? (query.checkout && `checkout-${query.checkout}`);
+    return show(request, reply, { notice: notice ? NOTICES[notice] : undefined });
   });
 
   app.post('/dashboard/sign-in', { schema: { hide: true } }, async (request, reply) => {
