@@ -6,9 +6,13 @@ const KEY_HEADER = 'X-Service-Key: fd_live_YOUR_KEY';
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
 export function curlOf(step: RecordedStep, base: string): string {
-  const lines = [`curl -s ${step.method === 'GET' ? '' : `-X ${step.method} `}${base}${step.path}`, `-H ${shellQuote(KEY_HEADER)}`];
+  const lines = [
+    `curl -s ${step.method === 'GET' ? '' : `-X ${step.method} `}${base}${step.path}`,
+    `-H ${shellQuote(KEY_HEADER)}`,
+  ];
   for (const [name, value] of Object.entries(step.headers)) lines.push(`-H ${shellQuote(`${name}: ${value}`)}`);
-  if (step.body !== null) lines.push(`-H 'content-type: application/json'`, `-d ${shellQuote(JSON.stringify(step.body))}`);
+  if (step.body !== null)
+    lines.push(`-H 'content-type: application/json'`, `-d ${shellQuote(JSON.stringify(step.body))}`);
   return lines.join(' \\\n  ');
 }
 
@@ -20,7 +24,9 @@ function pythonLiteral(value: unknown, indent = ''): string {
   if (Array.isArray(value)) return `[${value.map((v) => pythonLiteral(v, indent)).join(', ')}]`;
   if (typeof value === 'object') {
     const inner = `${indent}    `;
-    const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${inner}${JSON.stringify(k)}: ${pythonLiteral(v, inner)},`);
+    const entries = Object.entries(value as Record<string, unknown>).map(
+      ([k, v]) => `${inner}${JSON.stringify(k)}: ${pythonLiteral(v, inner)},`,
+    );
     return `{\n${entries.join('\n')}\n${indent}}`;
   }
   return JSON.stringify(value);

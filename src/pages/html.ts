@@ -29,4 +29,3 @@ export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
   for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1]!;
   return new Html(out);
 }
-

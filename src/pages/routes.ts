@@ -22,17 +22,33 @@ export const pageRoutes: FastifyPluginAsync<{ services: Services }> = async (app
   const index = examplesIndex(base);
   const examples = new Map(EXAMPLES.map((e) => [e.slug, examplePage(e, outputs, base)]));
 
-  app.get('/', { schema: { ...PAGE_SCHEMA, summary: 'The landing page' } }, async (_request, reply) => sendPage(reply, landing, 200, PUBLIC_CACHE));
-  app.get('/examples', { schema: { ...PAGE_SCHEMA, summary: 'The worked examples' } }, async (_request, reply) => sendPage(reply, index, 200, PUBLIC_CACHE));
-  app.get<{ Params: { slug: string } }>('/examples/:slug', { schema: { ...PAGE_SCHEMA, summary: 'One worked example' } }, async (request, reply) => {
-    const page = examples.get(request.params.slug);
-    if (!page) return sendPage(reply, notFoundPage(base, `/examples/${request.params.slug}`), 404);
-    return sendPage(reply, page, 200, PUBLIC_CACHE);
-  });
+  app.get('/', { schema: { ...PAGE_SCHEMA, summary: 'The landing page' } }, async (_request, reply) =>
+    sendPage(reply, landing, 200, PUBLIC_CACHE),
+  );
+  app.get('/examples', { schema: { ...PAGE_SCHEMA, summary: 'The worked examples' } }, async (_request, reply) =>
+    sendPage(reply, index, 200, PUBLIC_CACHE),
+  );
+  app.get<{ Params: { slug: string } }>(
+    '/examples/:slug',
+    { schema: { ...PAGE_SCHEMA, summary: 'One worked example' } },
+    async (request, reply) => {
+      const page = examples.get(request.params.slug);
+      if (!page) return sendPage(reply, notFoundPage(base, `/examples/${request.params.slug}`), 404);
+      return sendPage(reply, page, 200, PUBLIC_CACHE);
+    },
+  );
   for (const integration of INTEGRATIONS) {
     const meta = { title: integration.title, description: integration.description, path: integration.path };
-    const page = layout(meta, base, html`<h1>${integration.title}</h1><p class="lead">${integration.description}</p>${integration.body(base)}`);
-    app.get(integration.path, { schema: { ...PAGE_SCHEMA, summary: integration.title } }, async (_request, reply) => sendPage(reply, page, 200, PUBLIC_CACHE));
+    const page = layout(
+      meta,
+      base,
+      html`<h1>${integration.title}</h1>
+        <p class="lead">${integration.description}</p>
+        ${integration.body(base)}`,
+    );
+    app.get(integration.path, { schema: { ...PAGE_SCHEMA, summary: integration.title } }, async (_request, reply) =>
+      sendPage(reply, page, 200, PUBLIC_CACHE),
+    );
   }
   await app.register(staticRoutes);
   await app.register(dashboardRoutes, { services });

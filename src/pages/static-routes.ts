@@ -9,12 +9,20 @@ const TYPES: Record<string, string> = {
   'favicon.svg': 'image/svg+xml',
 };
 
-const FILES = new Map(Object.entries(TYPES).map(([name, type]) => [name, { type, body: readFileSync(new URL(`./static/${name}`, import.meta.url)) }]));
+const FILES = new Map(
+  Object.entries(TYPES).map(([name, type]) => [
+    name,
+    { type, body: readFileSync(new URL(`./static/${name}`, import.meta.url)) },
+  ]),
+);
 
 export const staticRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { file: string } }>('/static/:file', { schema: { hide: true } }, async (request, reply) => {
     const file = FILES.get(request.params.file);
     if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('not found');
-    return reply.headers({ 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' }).type(file.type).send(file.body);
+    return reply
+      .headers({ 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' })
+      .type(file.type)
+      .send(file.body);
   });
 };

@@ -22,16 +22,38 @@ export function usageChart(daily: { date: string; credits: number }[]): Html {
   const bars = daily.map((d, i) => {
     const h = (d.credits / max) * plotHeight;
     const x = PAD.left + i * slot + slot * 0.15;
-    return html`<rect class="bar" x="${x.toFixed(1)}" y="${(PAD.top + plotHeight - h).toFixed(1)}" width="${(slot * 0.7).toFixed(1)}" height="${h.toFixed(1)}"><title>${d.date}: ${d.credits} credits</title></rect>`;
+    return html`<rect
+      class="bar"
+      x="${x.toFixed(1)}"
+      y="${(PAD.top + plotHeight - h).toFixed(1)}"
+      width="${(slot * 0.7).toFixed(1)}"
+      height="${h.toFixed(1)}"
+      ><title>${d.date}: ${d.credits} credits</title></rect
+    >`;
   });
   const labels = daily
     .filter((_, i) => i === 0 || (i + 1) % 5 === 0)
-    .map((d) => html`<text x="${(PAD.left + daily.indexOf(d) * slot + slot / 2).toFixed(1)}" y="${HEIGHT - 6}" text-anchor="middle">${d.date.slice(8)}</text>`);
+    .map(
+      (d) =>
+        html`<text
+          x="${(PAD.left + daily.indexOf(d) * slot + slot / 2).toFixed(1)}"
+          y="${HEIGHT - 6}"
+          text-anchor="middle"
+          >${d.date.slice(8)}</text
+        >`,
+    );
   return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title">
-<title id="chart-title">Credits used per day this month: ${total} in all over ${daily.length} days</title>
-<line class="axis" x1="${PAD.left}" y1="${PAD.top + plotHeight}" x2="${WIDTH - PAD.right}" y2="${PAD.top + plotHeight}"/>
-<line class="grid" x1="${PAD.left}" y1="${PAD.top}" x2="${WIDTH - PAD.right}" y2="${PAD.top}"/>
-<text x="${PAD.left - 6}" y="${PAD.top + 4}" text-anchor="end">${max}</text>
-<text x="${PAD.left - 6}" y="${PAD.top + plotHeight}" text-anchor="end">0</text>
-${bars}${labels}</svg>`;
+    <title id="chart-title">Credits used per day this month: ${total} in all over ${daily.length} days</title>
+    <line
+      class="axis"
+      x1="${PAD.left}"
+      y1="${PAD.top + plotHeight}"
+      x2="${WIDTH - PAD.right}"
+      y2="${PAD.top + plotHeight}"
+    />
+    <line class="grid" x1="${PAD.left}" y1="${PAD.top}" x2="${WIDTH - PAD.right}" y2="${PAD.top}" />
+    <text x="${PAD.left - 6}" y="${PAD.top + 4}" text-anchor="end">${max}</text>
+    <text x="${PAD.left - 6}" y="${PAD.top + plotHeight}" text-anchor="end">0</text>
+    ${bars}${labels}
+  </svg>`;
 }

@@ -20,13 +20,17 @@ export function watchPage(page: Page, origin: string, elsewhere: string[] = []):
   const problems: string[] = [];
   page.on('console', (message) => {
     // Another site the journey visits (the payment page) answers for its own console, not ours.
-    if (message.type() === 'error' && page.url().startsWith(origin)) problems.push(`console error on ${page.url()}: ${message.text()}`);
+    if (message.type() === 'error' && page.url().startsWith(origin))
+      problems.push(`console error on ${page.url()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`script error on ${page.url()}: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`));
+  page.on('requestfailed', (request) =>
+    problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`),
+  );
   page.on('request', (request) => {
     const url = request.url();
-    if (!url.startsWith('data:') && new URL(url).origin !== origin && !elsewhere.includes(new URL(url).origin)) problems.push(`request to another origin: ${url}`);
+    if (!url.startsWith('data:') && new URL(url).origin !== origin && !elsewhere.includes(new URL(url).origin))
+      problems.push(`request to another origin: ${url}`);
   });
   return { problems };
 }
@@ -40,9 +44,17 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
   const violations = await page.evaluate(async () => {
     const result = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] });
     if (result.passes.length === 0) throw new Error('axe-core checked nothing');
-    return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3) }));
+    return result.violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3),
+    }));
   });
   return violations
     .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v: { id: string; impact: string; help: string; nodes: string[] }) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.join(', ')})`);
+    .map(
+      (v: { id: string; impact: string; help: string; nodes: string[] }) =>
+        `${v.impact} ${v.id}: ${v.help} (${v.nodes.join(', ')})`,
+    );
 }

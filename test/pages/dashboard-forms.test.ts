@@ -24,8 +24,19 @@ describe('dashboard forms', () => {
     api.request('POST', path, new URLSearchParams(form).toString(), { ...FORM, ...headers });
 
   test('every form refuses a post from another site (403 cross_site_request) and changes nothing', async () => {
-    for (const path of ['/dashboard/sign-in', '/dashboard/sign-out', '/dashboard/keys', '/dashboard/keys/1/revoke', '/dashboard/checkout', '/dashboard/portal', '/dashboard/playground']) {
-      for (const crossSite of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
+    for (const path of [
+      '/dashboard/sign-in',
+      '/dashboard/sign-out',
+      '/dashboard/keys',
+      '/dashboard/keys/1/revoke',
+      '/dashboard/checkout',
+      '/dashboard/portal',
+      '/dashboard/playground',
+    ]) {
+      for (const crossSite of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }] as Record<
+        string,
+        string
+      >[]) {
         const res = await post(path, { email: 'x@example.com', label: 'evil' }, { cookie, ...crossSite });
         assert.equal(res.status, 403, `${path} ${JSON.stringify(crossSite)}`);
         assert.equal(res.body.code, 'cross_site_request');
@@ -56,7 +67,11 @@ describe('dashboard forms', () => {
     assert.match(checkout.text, /Billing is not configured on this server/);
     const portal = await post('/dashboard/portal', {}, { cookie });
     assert.match(portal.text, /Billing is not configured on this server/);
-    const playground = await post('/dashboard/playground', { url: 'https://example.com/', api_key: 'fd_live_wrong' }, { cookie });
+    const playground = await post(
+      '/dashboard/playground',
+      { url: 'https://example.com/', api_key: 'fd_live_wrong' },
+      { cookie },
+    );
     assert.equal(playground.status, 200);
     assert.match(playground.text, /role="alert">HTTP 401: /);
   });

@@ -23,7 +23,9 @@ const VOLATILE: Record<string, unknown> = {
 function stabilise(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stabilise);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k in VOLATILE && v !== null ? VOLATILE[k] : stabilise(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, k in VOLATILE && v !== null ? VOLATILE[k] : stabilise(v)]),
+    );
   }
   return value;
 }
@@ -36,7 +38,9 @@ function stableCursors(text: string): string {
   return text.replace(/Wz[A-Za-z0-9_-]{30,}/g, (cursor) => {
     try {
       const [version, , , offset, format] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[];
-      return Buffer.from(JSON.stringify([version, 'Example0Copy0Id0', 1793525400000, offset, format])).toString('base64url');
+      return Buffer.from(JSON.stringify([version, 'Example0Copy0Id0', 1793525400000, offset, format])).toString(
+        'base64url',
+      );
     } catch {
       return cursor;
     }
@@ -50,17 +54,36 @@ export async function runExamples(options: { chromiumPath: string; skip?: string
   cleanups.push(site.close);
   try {
     const search = await startSearxngStandin([
-      { title: 'Growing Tomatoes on a Balcony', url: `${site.origin}/article`, snippet: 'Tomatoes need at least six hours of direct sun.' },
-      { title: 'The Complete Balcony Growing Guide', url: `${site.origin}/guide`, snippet: 'Twelve steps from an empty balcony to a harvest.' },
+      {
+        title: 'Growing Tomatoes on a Balcony',
+        url: `${site.origin}/article`,
+        snippet: 'Tomatoes need at least six hours of direct sun.',
+      },
+      {
+        title: 'The Complete Balcony Growing Guide',
+        url: `${site.origin}/guide`,
+        snippet: 'Twelve steps from an empty balcony to a harvest.',
+      },
     ]);
     cleanups.push(search.close);
     const api = await buildTestApp(
       { after: (fn: () => Promise<void>) => cleanups.push(fn) },
-      { SEARCH_PROVIDER: 'searxng', SEARCH_BASE_URL: search.origin, CHROMIUM_PATH: options.chromiumPath, BROWSER_POOL_SIZE: '1' },
+      {
+        SEARCH_PROVIDER: 'searxng',
+        SEARCH_BASE_URL: search.origin,
+        CHROMIUM_PATH: options.chromiumPath,
+        BROWSER_POOL_SIZE: '1',
+      },
     );
     const { apiKey } = await signUp(api);
     const toSite = (text: string) => text.replaceAll(EXAMPLE_ORIGIN, site.origin);
-    const fromSite = (text: string) => stableCursors(text.replaceAll(site.origin, EXAMPLE_ORIGIN).replaceAll(new URL(site.origin).host, new URL(EXAMPLE_ORIGIN).host).replaceAll(apiKey, EXAMPLE_KEY));
+    const fromSite = (text: string) =>
+      stableCursors(
+        text
+          .replaceAll(site.origin, EXAMPLE_ORIGIN)
+          .replaceAll(new URL(site.origin).host, new URL(EXAMPLE_ORIGIN).host)
+          .replaceAll(apiKey, EXAMPLE_KEY),
+      );
     const outputs: ExampleOutputs = {};
     for (const example of EXAMPLES) {
       if (options.skip?.includes(example.slug)) continue;
@@ -69,7 +92,12 @@ export async function runExamples(options: { chromiumPath: string; skip?: string
       for (const step of example.steps) {
         const body = step.body?.(previous);
         const headers = { ...step.headers, 'x-service-key': apiKey };
-        const res = await api.request(step.method, step.path, body === undefined ? undefined : toSite(JSON.stringify(body)), headers);
+        const res = await api.request(
+          step.method,
+          step.path,
+          body === undefined ? undefined : toSite(JSON.stringify(body)),
+          headers,
+        );
         previous = res.body;
         steps.push({
           method: step.method,

@@ -22,7 +22,11 @@ test('the recorded answers are what the pipeline gives today (run `npm run examp
   const recorded = loadOutputs();
   for (const example of EXAMPLES) {
     if (skip.includes(example.slug)) continue;
-    assert.deepEqual(fresh[example.slug], recorded[example.slug], `${example.slug} no longer matches: run npm run examples`);
+    assert.deepEqual(
+      fresh[example.slug],
+      recorded[example.slug],
+      `${example.slug} no longer matches: run npm run examples`,
+    );
   }
   // The examples show real successes (and one failure inside the batch), not error pages.
   for (const slug of Object.keys(fresh)) for (const step of fresh[slug]!.steps) assert.equal(step.status, 200, slug);

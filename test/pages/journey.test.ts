@@ -22,7 +22,12 @@ describe('the journey through the pages', { skip: browserSkip() }, () => {
   let site: FixtureSite;
   let stripe: StripeStandin;
   before(async () => {
-    [browser, smtp, site, stripe] = await Promise.all([launchBrowser(), startSmtpServer(), startFixtureSite(), startStripeStandin()]);
+    [browser, smtp, site, stripe] = await Promise.all([
+      launchBrowser(),
+      startSmtpServer(),
+      startFixtureSite(),
+      startStripeStandin(),
+    ]);
   });
   after(async () => {
     await browser?.close();
@@ -51,7 +56,13 @@ describe('the journey through the pages', { skip: browserSkip() }, () => {
       if (typeof env === 'string') return t.skip(env);
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
-      const api = await buildTestApp(t, { ...env, ...stripeEnv(stripe), SMTP_URL: smtp.url, PORT: String(port), PUBLIC_BASE_URL: base });
+      const api = await buildTestApp(t, {
+        ...env,
+        ...stripeEnv(stripe),
+        SMTP_URL: smtp.url,
+        PORT: String(port),
+        PUBLIC_BASE_URL: base,
+      });
       stripe.forwardTo(`${api.base}/billing/webhook`);
       const context = await browser.newContext();
       t.after(() => context.close());
@@ -75,7 +86,10 @@ describe('the journey through the pages', { skip: browserSkip() }, () => {
       await page.goto(signInLink(mail).url);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL(`${api.base}/dashboard`);
-      assert.match(await page.locator('.dash-head').innerText(), new RegExp(`Signed in as ${email.replace(/[.+]/g, '\\$&')}`));
+      assert.match(
+        await page.locator('.dash-head').innerText(),
+        new RegExp(`Signed in as ${email.replace(/[.+]/g, '\\$&')}`),
+      );
       assert.equal(await page.locator('#plan').innerText(), 'free');
       await checkPage(page);
 
@@ -102,8 +116,13 @@ describe('the journey through the pages', { skip: browserSkip() }, () => {
       await page.goto(api.base + '/dashboard');
       assert.equal(await page.locator('.new-key').count(), 0, 'the key is shown once');
       assert.ok(!(await page.content()).includes(shown));
-      const bars = await page.locator('svg.chart rect.bar').evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('height'))));
-      assert.ok(bars.some((h) => h > 0), 'a bar for today');
+      const bars = await page
+        .locator('svg.chart rect.bar')
+        .evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('height'))));
+      assert.ok(
+        bars.some((h) => h > 0),
+        'a bar for today',
+      );
       assert.match(await page.locator('table', { hasText: 'By operation' }).innerText(), /fetch\s+1\s+1/);
       assert.match(await page.locator('table', { hasText: 'By fetcher' }).innerText(), /html\s+1\s+1/);
 
@@ -125,7 +144,8 @@ describe('the journey through the pages', { skip: browserSkip() }, () => {
       assert.match(await page.locator('.notice').innerText(), /the payment went through/);
       await checkPage(page);
       // The webhook may land just after the redirect: the balance is read again until it shows (at most a few loads).
-      for (let i = 0; i < 20 && (await page.locator('#balance').innerText()) !== '10,000 credits'; i++) await page.reload();
+      for (let i = 0; i < 20 && (await page.locator('#balance').innerText()) !== '10,000 credits'; i++)
+        await page.reload();
       assert.equal(await page.locator('#balance').innerText(), '10,000 credits');
 
       // Manage billing: the portal of the stand-in, and back.

@@ -9,7 +9,13 @@ import { browserSkip } from '../fetchers/chromium.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { accessibilityViolations, launchBrowser, watchPage } from './browser.js';
 
-const PAGES = ['/', '/examples', ...EXAMPLES.map((e) => `/examples/${e.slug}`), ...INTEGRATIONS.map((i) => i.path), '/dashboard'];
+const PAGES = [
+  '/',
+  '/examples',
+  ...EXAMPLES.map((e) => `/examples/${e.slug}`),
+  ...INTEGRATIONS.map((i) => i.path),
+  '/dashboard',
+];
 const MAX_HTML_BYTES = 60 * 1024;
 
 describe('public pages in a browser', { skip: browserSkip() }, () => {
@@ -40,7 +46,11 @@ describe('public pages in a browser', { skip: browserSkip() }, () => {
       assert.deepEqual(await accessibilityViolations(page), []);
       await page.close();
       // A 404 page is logged by the browser as a failed load of the document itself; nothing else may fail.
-      const expected = path.includes('no-such') ? [`console error on ${api.base}${path}: Failed to load resource: the server responded with a status of 404 (Not Found)`] : [];
+      const expected = path.includes('no-such')
+        ? [
+            `console error on ${api.base}${path}: Failed to load resource: the server responded with a status of 404 (Not Found)`,
+          ]
+        : [];
       assert.deepEqual(watch.problems, expected);
     });
   }

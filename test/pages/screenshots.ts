@@ -27,13 +27,24 @@ try {
   // Usage on several days of this month: the accounts clock is moved back, then restored.
   const now = Date.now();
   const clock = { at: now, now: () => clock.at };
-  const api = await buildTestApp({ after: (fn: () => Promise<void>) => cleanups.push(fn) }, { SMTP_URL: smtp.url }, { clock });
+  const api = await buildTestApp(
+    { after: (fn: () => Promise<void>) => cleanups.push(fn) },
+    { SMTP_URL: smtp.url },
+    { clock },
+  );
   const { email, apiKey } = await signUp(api);
   const today = new Date(now).getUTCDate();
-  for (const [daysAgo, fetches] of [[9, 3], [6, 7], [4, 2], [2, 5], [0, 4]] as const) {
+  for (const [daysAgo, fetches] of [
+    [9, 3],
+    [6, 7],
+    [4, 2],
+    [2, 5],
+    [0, 4],
+  ] as const) {
     if (daysAgo >= today) continue;
     clock.at = now - daysAgo * DAY_MS;
-    for (let i = 0; i < fetches; i++) await api.request('POST', '/fetch', { url: site.url(`/unique/${daysAgo}-${i}`) }, withKey(apiKey));
+    for (let i = 0; i < fetches; i++)
+      await api.request('POST', '/fetch', { url: site.url(`/unique/${daysAgo}-${i}`) }, withKey(apiKey));
   }
   await api.request('POST', '/fetch', { url: site.url('/article') }, withKey(apiKey));
   await api.request('POST', '/fetch', { url: site.url('/article') }, withKey(apiKey));

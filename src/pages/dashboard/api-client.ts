@@ -1,5 +1,5 @@
-// The dashboard speaks only the public API: each page and form calls the JSON routes in-process (app.inject) with the
-// visitor's cookie and address, so it gets the same checks, limits and answers as any client and cannot drift from them.
+// The dashboard speaks only the public API: each page and form calls the JSON routes in-process (app.inject) with
+// the visitor's cookie and address, so it gets the same checks, limits and answers as any client and cannot drift.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export interface ApiAnswer {
@@ -9,7 +9,11 @@ export interface ApiAnswer {
   setCookie: string | undefined;
 }
 
-export type ApiClient = (method: 'GET' | 'POST' | 'DELETE', path: string, options?: { body?: unknown; apiKey?: string }) => Promise<ApiAnswer>;
+export type ApiClient = (
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  options?: { body?: unknown; apiKey?: string },
+) => Promise<ApiAnswer>;
 
 export function apiClientFor(app: FastifyInstance, request: FastifyRequest): ApiClient {
   return async (method, path, options = {}) => {
@@ -38,6 +42,9 @@ export function apiClientFor(app: FastifyInstance, request: FastifyRequest): Api
 export function detailOf(answer: ApiAnswer): string {
   const detail = answer.body?.detail;
   if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) return detail.map((d: { msg?: string; loc?: unknown[] }) => `${(d.loc ?? []).slice(1).join('.')}: ${d.msg}`).join('; ');
+  if (Array.isArray(detail))
+    return detail
+      .map((d: { msg?: string; loc?: unknown[] }) => `${(d.loc ?? []).slice(1).join('.')}: ${d.msg}`)
+      .join('; ');
   return `the server answered ${answer.status}`;
 }

@@ -17,15 +17,18 @@ const NOTICES: Record<string, DashboardExtras['notice']> = {
   revoked: { text: 'The key is revoked: requests with it are refused from now on.' },
   'signed-out': { text: 'You are signed out.' },
   // Stripe's Checkout returns here (?checkout=success|cancelled); the credits come with its webhook, within seconds.
-  'checkout-success': { text: 'Thank you: the payment went through. Credits and plans are added as soon as Stripe confirms it.' },
+  'checkout-success': {
+    text: 'Thank you: the payment went through. Credits and plans are added as soon as Stripe confirms it.',
+  },
   'checkout-cancelled': { text: 'Checkout was cancelled; nothing was charged.' },
 };
 
 type Form = Record<string, string | undefined>;
 const field = (request: FastifyRequest, name: string) => ((request.body as Form | undefined)?.[name] ?? '').trim();
 
-/** A billing answer that means this server takes no payments: 503 billing_not_configured, or no billing routes at all. */
-const billingMissing = (answer: ApiAnswer) => answer.status === 503 || (answer.status === 404 && answer.body?.code !== 'no_billing_account');
+/** An answer meaning this server takes no payments: 503 billing_not_configured, or no billing routes at all. */
+const billingMissing = (answer: ApiAnswer) =>
+  answer.status === 503 || (answer.status === 404 && answer.body?.code !== 'no_billing_account');
 
 const BILLING_NOT_CONFIGURED =
   'Billing is not configured on this server, so credits and plans cannot be bought here. (Operators: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.)';
@@ -33,9 +36,13 @@ const BILLING_NOT_CONFIGURED =
 export const dashboardRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   const base = services.config.PUBLIC_BASE_URL.replace(/\/+$/, '');
 
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 16 * 1024 },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
   app.addHook('onRequest', async (request) => {
     if (request.method === 'POST') refuseCrossSite(request, services.config.PUBLIC_BASE_URL);
   });
@@ -56,21 +63,31 @@ export const dashboardRoutes: FastifyPluginAsync<{ services: Services }> = async
     return sendPage(reply, dashboardPage(base, data, extras), 200, PRIVATE);
   }
 
-  const back = (reply: FastifyReply, notice?: string) => reply.code(303).header('location', notice ? `/dashboard?notice=${notice}` : '/dashboard').send();
-  const failed = (request: FastifyRequest, reply: FastifyReply, text: string) => show(request, reply, { notice: { text, error: true } });
+  const back = (reply: FastifyReply, notice?: string) =>
+    reply
+      .code(303)
+      .header('location', notice ? `/dashboard?notice=${notice}` : '/dashboard')
+      .send();
+  const failed = (request: FastifyRequest, reply: FastifyReply, text: string) =>
+    show(request, reply, { notice: { text, error: true } });
 
-  app.get('/dashboard', { schema: { tags: ['pages'], summary: 'The dashboard: sign-in form, or the account, keys, usage and billing' } }, async (request, reply) => {
-    const query = request.query as Form;
-    const notice = query.notice ?? (query.checkout && `checkout-${query.checkout}`);
-    return show(request, reply, { notice: notice ? NOTICES[notice] : undefined });
-  });
+  app.get(
+    '/dashboard',
+    { schema: { tags: ['pages'], summary: 'The dashboard: sign-in form, or the account, keys, usage and billing' } },
+    async (request, reply) => {
+      const query = request.query as Form;
+      const notice = query.notice ?? (query.checkout && `checkout-${query.checkout}`);
+      return show(request, reply, { notice: notice ? NOTICES[notice] : undefined });
+    },
+  );
 
   app.post('/dashboard/sign-in', { schema: { hide: true } }, async (request, reply) => {
     const api = apiClientFor(app, request);
     const email = field(request, 'email');
     // Sign-up answers the same for new and known addresses; a known one is sent a sign-in link, a new one its key.
     const signup = await api('POST', '/account/signup', { body: { email } });
-    if (signup.status !== 200) return sendPage(reply, signInPage(base, detailOf(signup)), signup.status === 429 ? 429 : 422, PRIVATE);
+    if (signup.status !== 200)
+      return sendPage(reply, signInPage(base, detailOf(signup)), signup.status === 429 ? 429 : 422, PRIVATE);
     if (signup.body.api_key !== null) await api('POST', '/auth/login', { body: { email } });
     return sendPage(reply, checkMailPage(base, email), 200, PRIVATE);
   });
@@ -89,33 +106,55 @@ export const dashboardRoutes: FastifyPluginAsync<{ services: Services }> = async
     return show(request, reply, { newKey: { apiKey, label: created.body.key.label }, playgroundKey: apiKey });
   });
 
-  app.post<{ Params: { id: string } }>('/dashboard/keys/:id/revoke', { schema: { hide: true } }, async (request, reply) => {
-    const revoked = await apiClientFor(app, request)('DELETE', `/auth/keys/${encodeURIComponent(request.params.id)}`);
-    if (revoked.status !== 200) return failed(request, reply, `The key could not be revoked: ${detailOf(revoked)}`);
-    return back(reply, 'revoked');
-  });
+  app.post<{ Params: { id: string } }>(
+    '/dashboard/keys/:id/revoke',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const revoked = await apiClientFor(app, request)('DELETE', `/auth/keys/${encodeURIComponent(request.params.id)}`);
+      if (revoked.status !== 200) return failed(request, reply, `The key could not be revoked: ${detailOf(revoked)}`);
+      return back(reply, 'revoked');
+    },
+  );
 
   app.post('/dashboard/checkout', { schema: { hide: true } }, async (request, reply) => {
     const body = { mode: field(request, 'mode'), item_key: field(request, 'item_key') };
     const checkout = await apiClientFor(app, request)('POST', '/billing/checkout', { body });
-    if (checkout.status === 200 && typeof checkout.body?.url === 'string') return reply.code(303).header('location', checkout.body.url).send();
-    return failed(request, reply, billingMissing(checkout) ? BILLING_NOT_CONFIGURED : `Checkout could not start: ${detailOf(checkout)}`);
+    if (checkout.status === 200 && typeof checkout.body?.url === 'string')
+      return reply.code(303).header('location', checkout.body.url).send();
+    return failed(
+      request,
+      reply,
+      billingMissing(checkout) ? BILLING_NOT_CONFIGURED : `Checkout could not start: ${detailOf(checkout)}`,
+    );
   });
 
   app.post('/dashboard/portal', { schema: { hide: true } }, async (request, reply) => {
     const portal = await apiClientFor(app, request)('GET', '/billing/portal');
-    if (portal.status === 200 && typeof portal.body?.url === 'string') return reply.code(303).header('location', portal.body.url).send();
+    if (portal.status === 200 && typeof portal.body?.url === 'string')
+      return reply.code(303).header('location', portal.body.url).send();
     return failed(request, reply, billingMissing(portal) ? BILLING_NOT_CONFIGURED : detailOf(portal));
   });
 
   app.post('/dashboard/playground', { schema: { hide: true } }, async (request, reply) => {
     const url = field(request, 'url');
     const apiKey = field(request, 'api_key');
-    const fetched = await apiClientFor(app, request)('POST', '/fetch', { body: { url, max_tokens: PLAYGROUND_MAX_TOKENS }, apiKey });
+    const fetched = await apiClientFor(app, request)('POST', '/fetch', {
+      body: { url, max_tokens: PLAYGROUND_MAX_TOKENS },
+      apiKey,
+    });
     const b = fetched.body;
     const playground =
       fetched.status === 200
-        ? { url, ok: { title: b.metadata.title, markdown: b.markdown, token_count: b.metadata.token_count, fetcher: b.fetch_info.fetcher_used, credits: b.credits } }
+        ? {
+            url,
+            ok: {
+              title: b.metadata.title,
+              markdown: b.markdown,
+              token_count: b.metadata.token_count,
+              fetcher: b.fetch_info.fetcher_used,
+              credits: b.credits,
+            },
+          }
         : { url, error: `HTTP ${fetched.status}: ${detailOf(fetched)}` };
     return show(request, reply, { playground, playgroundKey: apiKey });
   });
