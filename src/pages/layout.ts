@@ -25,6 +25,7 @@ export const PAGE_CSP =
 export function layout(meta: PageMeta, publicBaseUrl: string, body: Html): Html {
   const base = publicBaseUrl.replace(/\/+$/, '');
   const title = meta.path === '/' ? meta.title : `${meta.title} · Fetchdown`;
+  const current = (path: string) => (meta.path === path ? html`aria-current="page"` : '');
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -49,11 +50,11 @@ export function layout(meta: PageMeta, publicBaseUrl: string, body: Html): Html 
         <a class="skip" href="#main">Skip to content</a>
         <header class="top">
           <nav aria-label="Main">
-            <a class="brand" href="/">Fetchdown</a>
-            <a href="/examples">Examples</a>
-            ${INTEGRATIONS.map((i) => html`<a href="${i.path}">${i.name}</a>`)}
+            <a class="brand" href="/" ${current('/')}>Fetchdown</a>
+            <a href="/examples" ${current('/examples')}>Examples</a>
+            ${INTEGRATIONS.map((i) => html`<a href="${i.path}" ${current(i.path)}>${i.name}</a>`)}
             <a href="/spec">API</a>
-            <a class="cta" href="/dashboard">Dashboard</a>
+            <a class="cta" href="/dashboard" ${current('/dashboard')}>Dashboard</a>
           </nav>
         </header>
         <main id="main">${body}</main>

@@ -138,7 +138,10 @@ export const dashboardRoutes: FastifyPluginAsync<{ services: Services }> = async
   app.post('/dashboard/playground', { schema: { hide: true } }, async (request, reply) => {
     const url = field(request, 'url');
     const apiKey = field(request, 'api_key');
-    const fetched = await apiClientFor(app, request)('POST', '/fetch', {
+    const api = apiClientFor(app, request);
+    // The playground is part of the signed-in dashboard: nothing is fetched for a visitor without a session.
+    if (!(await api('GET', '/auth/whoami')).body?.account) return show(request, reply);
+    const fetched = await api('POST', '/fetch', {
       body: { url, max_tokens: PLAYGROUND_MAX_TOKENS },
       apiKey,
     });
