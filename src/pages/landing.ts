@@ -155,6 +155,12 @@ export function landingPage(config: Config, outputs: ExampleOutputs): Html {
           `claude mcp add --transport http fetchdown ${base}/mcp --header "X-Service-Key: fd_live_YOUR_KEY"`,
           'Claude Code command',
         )}
+        <p>Cursor (<code>.cursor/mcp.json</code>) and other clients that take a remote server by URL:</p>
+        ${codeBlock(
+          'json',
+          JSON.stringify({ mcpServers: { fetchdown: { url: `${base}/mcp`, headers: { 'X-Service-Key': 'fd_live_YOUR_KEY' } } } }, null, 2),
+          'MCP client configuration',
+        )}
         <p>
           Set-up for each client:
           ${INTEGRATIONS.map((i, n) => html`${n ? ' · ' : ''}<a href="${i.path}">${i.title}</a>`)}.

@@ -81,6 +81,10 @@ describe('dashboard forms', () => {
     assert.equal(res.status, 200);
     assert.ok(!res.text.includes('alert(1)'));
     assert.equal(res.headers.get('cache-control'), 'no-store');
+    for (const name of ['__proto__', 'constructor']) {
+      const odd = await api.request('GET', `/dashboard?notice=${name}`, undefined, { cookie });
+      assert.ok(!odd.text.includes('class="notice'), name);
+    }
     const revoked = await api.request('GET', '/dashboard?notice=revoked', undefined, { cookie });
     assert.match(revoked.text, /The key is revoked/);
   });

@@ -77,7 +77,7 @@ export const dashboardRoutes: FastifyPluginAsync<{ services: Services }> = async
     async (request, reply) => {
       const query = request.query as Form;
       const notice = query.notice ?? (query.checkout && `checkout-${query.checkout}`);
-      return show(request, reply, { notice: notice ? NOTICES[notice] : undefined });
+      return show(request, reply, { notice: notice && Object.hasOwn(NOTICES, notice) ? NOTICES[notice] : undefined });
     },
   );
 
