@@ -16,6 +16,7 @@ const USAGE = `Usage:
   fetchdown <url> [--max-tokens N] [--format markdown|text|json] [--links inline|reference|none] [--images keep|none] [--verbose]
   fetchdown serve     start the HTTP API (configured by the same environment variables as npm start)
   fetchdown mcp       start the MCP server on stdio
+  fetchdown stripe-setup  create the plans' Stripe products and prices (STRIPE_SECRET_KEY); safe to run again
   fetchdown --help | --version
 
 A fetch runs in this process, or calls a Fetchdown API when FETCHDOWN_API_URL and FETCHDOWN_API_KEY are set.
@@ -123,6 +124,10 @@ async function runCli(argv: string[]): Promise<void> {
   if (command === 'mcp') {
     const { runStdioServer } = await import('./mcp/stdio.js');
     return runStdioServer(readConfig());
+  }
+  if (command === 'stripe-setup') {
+    const { stripeSetupCommand } = await import('./billing/setup.js');
+    return stripeSetupCommand(readConfig());
   }
   if (command === undefined) fail(`no URL given\n\n${USAGE}`, EXIT.usage);
   return fetchCommand(argv);

@@ -3,7 +3,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import { toCredits } from '../pricing.js';
 import type { Store } from '../store/db.js';
-import type { Database } from '../store/types.js';
+import { BILLING_OPERATIONS, type Database } from '../store/types.js';
 import { monthBounds, type Clock } from './clock.js';
 
 type Ledger = ExpressionBuilder<Database, 'ledger'>;
@@ -21,6 +21,7 @@ export function createMetrics(deps: { store: Store; clock: Clock }) {
       .selectFrom('ledger')
       .select('duration_ms')
       .where('at', '>=', since)
+      .where('operation', 'not in', BILLING_OPERATIONS)
       .orderBy('duration_ms')
       .limit(1)
       .offset(Math.min(total - 1, Math.floor(total * q)))
@@ -29,7 +30,7 @@ export function createMetrics(deps: { store: Store; clock: Clock }) {
   }
 
   async function summarizeWindow(since: number) {
-    const window = db.selectFrom('ledger').where('at', '>=', since);
+    const window = db.selectFrom('ledger').where('at', '>=', since).where('operation', 'not in', BILLING_OPERATIONS);
     const [totals, byOperation, byFetcher, byStatus] = await Promise.all([
       window
         .select((eb) => [

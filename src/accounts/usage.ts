@@ -3,7 +3,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import { toCredits } from '../pricing.js';
 import type { Store } from '../store/db.js';
-import type { Account, Database } from '../store/types.js';
+import { BILLING_OPERATIONS, type Account, type Database } from '../store/types.js';
 import { dayIndex, dayLabel, monthBounds, type Clock } from './clock.js';
 import { allowanceOf } from './credits.js';
 import type { PlanTable } from './plans.js';
@@ -21,6 +21,8 @@ export interface UsageSummary {
   by_operation: Record<string, { credits: number; requests: number }>;
   by_fetcher: Record<string, { credits: number; requests: number }>;
   daily: { date: string; credits: number; requests: number }[];
+  /** Credit packs bought and plan changes this month (from the billing webhook), oldest first. */
+  purchases: { at: string; operation: string; item_key: string | null; credits_added: number }[];
 }
 
 const credits = (eb: ExpressionBuilder<Database, 'ledger'>) => eb.fn.coalesce(eb.fn.sum<number>('credits_millis'), sql.lit(0));
@@ -34,8 +36,9 @@ export function createUsage(deps: { store: Store; clock: Clock; plans: PlanTable
   return async function summarizeUsage(account: Account): Promise<UsageSummary> {
     const now = clock.now();
     const { start, end } = monthBounds(now);
-    const month = store.db.selectFrom('ledger').where('account_id', '=', account.id).where('at', '>=', start).where('at', '<', end);
-    const [fresh, totals, byOperation, byFetcher, byDay] = await Promise.all([
+    const allRows = store.db.selectFrom('ledger').where('account_id', '=', account.id).where('at', '>=', start).where('at', '<', end);
+    const month = allRows.where('operation', 'not in', BILLING_OPERATIONS);
+    const [fresh, totals, byOperation, byFetcher, byDay, purchases] = await Promise.all([
       store.db.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow(),
       month
         .select((eb) => [
@@ -56,6 +59,7 @@ export function createUsage(deps: { store: Store; clock: Clock; plans: PlanTable
         .select((eb) => [sql<number>`at / 86400000`.as('day'), credits(eb).as('millis'), eb.fn.countAll().as('requests')])
         .groupBy(sql`at / 86400000`)
         .execute(),
+      allRows.where('operation', 'in', BILLING_OPERATIONS).select(['at', 'operation', 'item_key', 'credited_millis']).orderBy('id').execute(),
     ]);
     const allowance = allowanceOf(fresh, plans, now);
     const perDay = new Map(byDay.map((d) => [Number(d.day), d]));
@@ -84,6 +88,12 @@ export function createUsage(deps: { store: Store; clock: Clock; plans: PlanTable
       by_operation: group(byOperation),
       by_fetcher: group(byFetcher),
       daily,
+      purchases: purchases.map((row) => ({
+        at: new Date(Number(row.at)).toISOString(),
+        operation: row.operation,
+        item_key: row.item_key,
+        credits_added: toCredits(Number(row.credited_millis)),
+      })),
     };
   };
 }

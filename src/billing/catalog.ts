@@ -17,7 +17,8 @@ export const ITEMS_BY_MODE: Readonly<Record<CheckoutMode, readonly string[]>> = 
   subscription: PAID_PLANS.map((plan) => plan.key),
 });
 
-export const findPack = (key: string | undefined): CreditPack | undefined => CREDIT_PACKS.find((pack) => pack.key === key);
+export const findPack = (key: string | undefined): CreditPack | undefined =>
+  CREDIT_PACKS.find((pack) => pack.key === key);
 export const findPaidPlan = (key: string | undefined) => PAID_PLANS.find((plan) => plan.key === key);
 
 export const lookupKeyOf = (plan: PaidPlan) => `fetchdown_${plan}`;
@@ -37,12 +38,15 @@ export function createPlanPrices(stripe: Stripe, config: PriceConfig) {
     const id = configured[plan] ?? found.get(plan);
     if (id !== undefined) return id;
     const lookupKey = lookupKeyOf(plan);
-    const list = await callStripe('find the plan price', () => stripe.prices.list({ lookup_keys: [lookupKey], active: true, limit: 1 }));
+    const list = await callStripe('find the plan price', () =>
+      stripe.prices.list({ lookup_keys: [lookupKey], active: true, limit: 1 }),
+    );
     const price = list.data[0];
     if (price === undefined) {
       throw new AppError(
         'billing_not_configured',
-        `no active Stripe Price has the lookup key ${lookupKey}: run \`fetchdown stripe-setup\` once, or set STRIPE_PRICE_${plan.toUpperCase()}`,
+        `no active Stripe Price has the lookup key ${lookupKey}: ` +
+          `run \`fetchdown stripe-setup\` once, or set STRIPE_PRICE_${plan.toUpperCase()}`,
       );
     }
     found.set(plan, price.id);

@@ -19,27 +19,39 @@ export function createCheckout(deps: CheckoutDeps) {
   const { stripe, customers, prices } = deps;
   const dashboard = `${deps.publicBaseUrl.replace(/\/$/, '')}/dashboard`;
 
-  function lineItem(mode: CheckoutMode, itemKey: string): Promise<Stripe.Checkout.SessionCreateParams.LineItem> | Stripe.Checkout.SessionCreateParams.LineItem {
-    if (mode === 'subscription') return prices.priceIdFor(findPaidPlan(itemKey)!.key).then((price) => ({ price, quantity: 1 }));
+  function lineItem(
+    mode: CheckoutMode,
+    itemKey: string,
+  ): Promise<Stripe.Checkout.SessionCreateParams.LineItem> | Stripe.Checkout.SessionCreateParams.LineItem {
+    if (mode === 'subscription')
+      return prices.priceIdFor(findPaidPlan(itemKey)!.key).then((price) => ({ price, quantity: 1 }));
     const pack = findPack(itemKey)!;
     return {
       quantity: 1,
       price_data: {
         currency: 'usd',
         unit_amount: pack.priceCents,
-        product_data: { name: `${pack.credits.toLocaleString('en-US')} Fetchdown credits`, description: 'Prepaid credits; they never expire.' },
+        product_data: {
+          name: `${pack.credits.toLocaleString('en-US')} Fetchdown credits`,
+          description: 'Prepaid credits; they never expire.',
+        },
       },
     };
   }
 
   /** A Checkout Session for an item its mode takes (the caller has checked the pair); 409 for a second plan. */
-  async function startCheckout(account: Account, mode: CheckoutMode, itemKey: string): Promise<{ url: string; id: string }> {
+  async function startCheckout(
+    account: Account,
+    mode: CheckoutMode,
+    itemKey: string,
+  ): Promise<{ url: string; id: string }> {
     if (mode === 'subscription') {
       const known = await customers.customerOf(account.id);
       if (known && hasLiveSubscription(known)) {
         throw new AppError(
           'subscription_exists',
-          `this account already has a subscription (${known.subscription_status}); change or cancel its plan in the billing portal: GET /billing/portal`,
+          `this account already has a subscription (${known.subscription_status}); ` +
+            'change or cancel its plan in the billing portal: GET /billing/portal',
           { extra: { portal: '/billing/portal' } },
         );
       }
@@ -69,7 +81,8 @@ export function createCheckout(deps: CheckoutDeps) {
     if (!known || known.paid_at === null) {
       throw new AppError(
         'no_billing_account',
-        'this account has not bought anything yet, so there is no billing to manage: buy a credit pack or a plan first (POST /billing/checkout)',
+        'this account has not bought anything yet, so there is no billing to manage: buy a credit pack or a plan ' +
+          'first (POST /billing/checkout)',
       );
     }
     const session = await callStripe('open the billing portal', () =>

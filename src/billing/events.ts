@@ -49,8 +49,14 @@ export function createEventHandlers(deps: { store: Store; prices: PlanPrices; no
     const plan = session.mode === 'subscription' ? findPaidPlan(itemKey) : undefined;
     if (!pack && !plan) return ignored(`checkout for an unknown item (${session.mode} ${itemKey})`, row.account_id);
     const checkout = { sessionId: session.id, accountId: row.account_id, mode: session.mode, itemKey };
-    if (!(await claimCheckout(trx, checkout, now()))) return ignored(`checkout session ${session.id} was applied before`, row.account_id);
-    if (row.paid_at === null) await trx.updateTable('billing_customers').set({ paid_at: now() }).where('account_id', '=', row.account_id).execute();
+    if (!(await claimCheckout(trx, checkout, now())))
+      return ignored(`checkout session ${session.id} was applied before`, row.account_id);
+    if (row.paid_at === null)
+      await trx
+        .updateTable('billing_customers')
+        .set({ paid_at: now() })
+        .where('account_id', '=', row.account_id)
+        .execute();
     if (pack) {
       await creditPack(trx, dialect, row.account_id, pack, now());
       return { outcome: 'applied', accountId: row.account_id };
@@ -77,7 +83,9 @@ export function createEventHandlers(deps: { store: Store; prices: PlanPrices; no
         fromCheckout: false,
       };
       const result = await applySubscription(trx, dialect, row, state, now());
-      return result.applied ? { outcome: 'applied', accountId: row.account_id } : ignored(result.reason, row.account_id);
+      return result.applied
+        ? { outcome: 'applied', accountId: row.account_id }
+        : ignored(result.reason, row.account_id);
     };
 
   const HANDLERS: Partial<Record<string, Handler>> = {
@@ -94,7 +102,12 @@ export function createEventHandlers(deps: { store: Store; prices: PlanPrices; no
       if (!(await claimEvent(trx, event, now()))) return { outcome: 'duplicate' as const };
       const handler = HANDLERS[event.type];
       const result = handler ? await handler(trx, event) : ignored(`event type ${event.type} is not used`);
-      await recordOutcome(trx, event.id, result.accountId ?? null, result.reason ? `ignored: ${result.reason}` : result.outcome);
+      await recordOutcome(
+        trx,
+        event.id,
+        result.accountId ?? null,
+        result.reason ? `ignored: ${result.reason}` : result.outcome,
+      );
       return result;
     });
   };

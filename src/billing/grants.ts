@@ -3,10 +3,7 @@
 import type { Kysely } from 'kysely';
 import { MILLICREDITS_PER_CREDIT, type CreditPack } from '../pricing.js';
 import type { Dialect } from '../store/db.js';
-import type { Account, Database, NewLedgerRow, PlanKey } from '../store/types.js';
-
-/** The ledger operations of billing rows (usage counts them apart from metered requests). */
-export const BILLING_OPERATIONS = ['credit_pack', 'plan_change'] as const;
+import { BILLING_OPERATIONS, type Account, type Database, type NewLedgerRow, type PlanKey } from '../store/types.js';
 
 function lockAccount(trx: Kysely<Database>, dialect: Dialect, accountId: number): Promise<Account> {
   return trx
@@ -17,7 +14,12 @@ function lockAccount(trx: Kysely<Database>, dialect: Dialect, accountId: number)
     .executeTakeFirstOrThrow();
 }
 
-function billingRow(accountId: number, operation: (typeof BILLING_OPERATIONS)[number], itemKey: string, at: number): NewLedgerRow {
+function billingRow(
+  accountId: number,
+  operation: (typeof BILLING_OPERATIONS)[number],
+  itemKey: string,
+  at: number,
+): NewLedgerRow {
   return {
     account_id: accountId,
     key_id: null,
@@ -35,18 +37,40 @@ function billingRow(accountId: number, operation: (typeof BILLING_OPERATIONS)[nu
   };
 }
 
-export async function creditPack(trx: Kysely<Database>, dialect: Dialect, accountId: number, pack: CreditPack, at: number): Promise<void> {
+export async function creditPack(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  accountId: number,
+  pack: CreditPack,
+  at: number,
+): Promise<void> {
   const account = await lockAccount(trx, dialect, accountId);
   const millis = pack.credits * MILLICREDITS_PER_CREDIT;
-  await trx.updateTable('accounts').set({ balance_millis: account.balance_millis + millis }).where('id', '=', accountId).execute();
-  await trx.insertInto('ledger').values({ ...billingRow(accountId, 'credit_pack', pack.key, at), credited_millis: millis }).execute();
+  await trx
+    .updateTable('accounts')
+    .set({ balance_millis: account.balance_millis + millis })
+    .where('id', '=', accountId)
+    .execute();
+  await trx
+    .insertInto('ledger')
+    .values({ ...billingRow(accountId, 'credit_pack', pack.key, at), credited_millis: millis })
+    .execute();
 }
 
 /** Moves the account to `plan`; false (and no ledger row) when it is on that plan already. */
-export async function changePlan(trx: Kysely<Database>, dialect: Dialect, accountId: number, plan: PlanKey, at: number): Promise<boolean> {
+export async function changePlan(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  accountId: number,
+  plan: PlanKey,
+  at: number,
+): Promise<boolean> {
   const account = await lockAccount(trx, dialect, accountId);
   if (account.plan === plan) return false;
   await trx.updateTable('accounts').set({ plan }).where('id', '=', accountId).execute();
-  await trx.insertInto('ledger').values(billingRow(accountId, 'plan_change', plan, at)).execute();
+  await trx
+    .insertInto('ledger')
+    .values(billingRow(accountId, 'plan_change', plan, at))
+    .execute();
   return true;
 }

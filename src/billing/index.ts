@@ -15,7 +15,13 @@ export { ITEMS_BY_MODE, type CheckoutMode } from './catalog.js';
 
 export type BillingConfig = Pick<
   Config,
-  'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'STRIPE_API_BASE' | 'STRIPE_PRICE_STARTER' | 'STRIPE_PRICE_PRO' | 'STRIPE_PRICE_SCALE' | 'PUBLIC_BASE_URL'
+  | 'STRIPE_SECRET_KEY'
+  | 'STRIPE_WEBHOOK_SECRET'
+  | 'STRIPE_API_BASE'
+  | 'STRIPE_PRICE_STARTER'
+  | 'STRIPE_PRICE_PRO'
+  | 'STRIPE_PRICE_SCALE'
+  | 'PUBLIC_BASE_URL'
 >;
 
 export interface Billing {
@@ -23,13 +29,17 @@ export interface Billing {
   unavailable(part: 'checkout' | 'webhook'): AppError | undefined;
   startCheckout(account: Account, mode: CheckoutMode, itemKey: string): Promise<{ url: string; id: string }>;
   openPortal(account: Account): Promise<{ url: string }>;
-  receiveWebhook(rawBody: Buffer, signature: string | undefined): Promise<EventOutcome & { eventId: string; type: string }>;
+  receiveWebhook(
+    rawBody: Buffer,
+    signature: string | undefined,
+  ): Promise<EventOutcome & { eventId: string; type: string }>;
 }
 
 function notConfigured(missing: string[]): AppError {
   return new AppError(
     'billing_not_configured',
-    `billing is not configured on this server: set ${missing.join(' and ')} (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, and STRIPE_API_BASE for a Stripe stand-in; see the README)`,
+    `billing is not configured on this server: set ${missing.join(' and ')} ` +
+      '(STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, and STRIPE_API_BASE for a Stripe stand-in; see the README)',
   );
 }
 

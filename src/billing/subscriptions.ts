@@ -12,7 +12,9 @@ const LIVE = new Set(['active', 'trialing', 'past_due']);
 const ENDED = new Set(['canceled', 'incomplete_expired']);
 
 /** Whether the account has a subscription that has not ended (a second one would charge twice). */
-export function hasLiveSubscription(row: Pick<BillingCustomersTable, 'subscription_id' | 'subscription_status'>): boolean {
+export function hasLiveSubscription(
+  row: Pick<BillingCustomersTable, 'subscription_id' | 'subscription_status'>,
+): boolean {
   return row.subscription_id !== null && !ENDED.has(row.subscription_status ?? '');
 }
 
@@ -42,12 +44,16 @@ export async function applySubscription(
   }
   const live = LIVE.has(state.status);
   if (!live && row.subscription_id !== null && row.subscription_id !== state.id) {
-    return { applied: false, reason: `subscription ${state.id} is not the account's current one (${row.subscription_id})` };
+    return {
+      applied: false,
+      reason: `subscription ${state.id} is not the account's current one (${row.subscription_id})`,
+    };
   }
   if (row.subscription_id === state.id && ENDED.has(row.subscription_status ?? '')) {
     return { applied: false, reason: `subscription ${state.id} has already ended` };
   }
-  if (live && state.plan === undefined) return { applied: false, reason: "the subscription's price is none of the plans" };
+  if (live && state.plan === undefined)
+    return { applied: false, reason: "the subscription's price is none of the plans" };
   await trx
     .updateTable('billing_customers')
     .set({ subscription_id: state.id, subscription_status: state.status, subscription_event_at: state.at })

@@ -5,14 +5,25 @@ import { AppError } from '../errors.js';
 
 const TOLERANCE_SECONDS = 300;
 
-export function verifyEvent(stripe: Stripe, secret: string, rawBody: Buffer, signature: string | undefined): Stripe.Event {
+export function verifyEvent(
+  stripe: Stripe,
+  secret: string,
+  rawBody: Buffer,
+  signature: string | undefined,
+): Stripe.Event {
   if (signature === undefined || signature === '') {
-    throw new AppError('invalid_signature', 'missing Stripe-Signature header: only Stripe (or `stripe listen`) can deliver events here');
+    throw new AppError(
+      'invalid_signature',
+      'missing Stripe-Signature header: only Stripe (or `stripe listen`) can deliver events here',
+    );
   }
   try {
     return stripe.webhooks.constructEvent(rawBody, signature, secret, TOLERANCE_SECONDS);
   } catch (error) {
-    const reason = error instanceof Stripe.errors.StripeSignatureVerificationError ? error.message : 'the body is not a Stripe event';
+    const reason =
+      error instanceof Stripe.errors.StripeSignatureVerificationError
+        ? error.message
+        : 'the body is not a Stripe event';
     throw new AppError('invalid_signature', `the webhook was refused: ${reason}`, {
       retryHint: 'check that STRIPE_WEBHOOK_SECRET is the signing secret of this endpoint (or of `stripe listen`)',
     });

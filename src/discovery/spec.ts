@@ -59,5 +59,10 @@ export function buildSpec(config: Config) {
       pro: config.PRO_MONTHLY_CREDITS,
       scale: config.SCALE_MONTHLY_CREDITS,
     }),
+    billing: {
+      enabled: config.STRIPE_SECRET_KEY !== undefined,
+      checkout: 'POST /billing/checkout {"mode": "pack" | "subscription", "item_key": a pack or plan item_key above} with the session cookie or X-Service-Key: answers {url} of a Stripe Checkout page',
+      portal: 'GET /billing/portal: answers {url} of the Stripe Billing Portal (invoices, plan changes, cancellation)',
+    },
   };
 }

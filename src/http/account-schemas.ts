@@ -69,6 +69,15 @@ export const UsageSummary = Type.Object({
   daily: Type.Array(Type.Object({ date: Type.String({ format: 'date' }), credits: Type.Number(), requests: Type.Integer() }), {
     description: 'One entry per day of the month so far (UTC).',
   }),
+  purchases: Type.Array(
+    Type.Object({
+      at: DateTime,
+      operation: Type.String({ description: 'credit_pack or plan_change.' }),
+      item_key: Type.Union([Type.String(), Type.Null()], { description: 'The pack bought, or the plan moved to.' }),
+      credits_added: Type.Number({ description: 'Credits added to the prepaid balance (0 for a plan change).' }),
+    }),
+    { description: 'Credit packs bought and plan changes this month, oldest first; not counted in requests or credits_used.' },
+  ),
 });
 
 export const Message = Type.Object({ message: Type.String() });

@@ -9,7 +9,7 @@ export type Format = (typeof FORMATS)[number];
 const FETCHERS = ['html', 'reader', 'browser', 'pdf'] as const;
 export const FETCHER_CHOICES = ['auto', ...FETCHERS] as const;
 
-const StringEnum = <T extends readonly string[]>(values: T, options: object = {}) =>
+export const StringEnum = <T extends readonly string[]>(values: T, options: object = {}) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
 /** The `links` and `images` fields: how links and images are written (rendered per request from one cached copy). */

@@ -44,6 +44,9 @@ export interface SessionsTable {
   expires_at: number;
 }
 
+/** Ledger operations that record a purchase or a plan change (src/billing/) rather than a metered request. */
+export const BILLING_OPERATIONS = ['credit_pack', 'plan_change'] as const;
+
 /** One row per metered operation: billed ones for accounts, unbilled ones for anonymous callers and failures. */
 export interface LedgerTable {
   id: Generated<number>;

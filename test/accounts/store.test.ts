@@ -54,7 +54,7 @@ for (const backend of DATABASES) {
       const names = tables.map((table) => table.name);
       for (const name of ['accounts', 'api_keys', 'magic_links', 'sessions', 'ledger', 'kysely_migration']) assert.ok(names.includes(name), name);
       const applied = await store.db.selectFrom('kysely_migration' as any).select('name').execute();
-      assert.deepEqual(applied.map((r: any) => r.name), ['0001-accounts']);
+      assert.deepEqual(applied.map((r: any) => r.name), ['0001-accounts', '0002-billing']);
     });
 
     test('reserve and settle: allowance first, then balance, refunds, and month rollover', async (t) => {
@@ -145,7 +145,7 @@ for (const backend of DATABASES) {
       assert.equal(rows.length, 1237);
       for (const [i, stored] of rows.entries()) {
         const { id: _id, ...fields } = stored;
-        assert.deepEqual(fields, { ...row(i), credits_millis: 0, balance_millis: 0, at: NOV_10 });
+        assert.deepEqual(fields, { ...row(i), credits_millis: 0, balance_millis: 0, at: NOV_10, credited_millis: 0, item_key: null });
       }
     });
   });

@@ -19,8 +19,11 @@ const sessionsAsked = () => standin.requests.filter((r) => r.method === 'POST' &
 
 for (const backend of DATABASES) {
   describe(`checkout and portal on ${backend.name}`, () => {
-    test('a pack checkout asks Stripe for the right session, under one customer per account, by cookie or key', async (t) => {
-      const api = await billingApp(t, backend, standin, { SMTP_URL: smtp.url, PUBLIC_BASE_URL: 'http://fetchdown.test' });
+    test('a pack checkout asks Stripe for the right session under one customer, by cookie or key', async (t) => {
+      const api = await billingApp(t, backend, standin, {
+        SMTP_URL: smtp.url,
+        PUBLIC_BASE_URL: 'http://fetchdown.test',
+      });
       if (!api) return;
       const { email, apiKey } = await signUp(api);
       const { cookie } = await signIn(api, smtp, email);
@@ -29,14 +32,21 @@ for (const backend of DATABASES) {
       assert.match(byCookie.id, /^cs_test_/);
       assert.equal(byCookie.url, `${standin.apiBase}/pay/${byCookie.id}`);
       const asked = sessionsAsked().at(-1)!.params;
-      const account = await api.services.store.db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+      const account = await api.services.store.db
+        .selectFrom('accounts')
+        .selectAll()
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
       assert.equal(asked.mode, 'payment');
       assert.equal(asked.client_reference_id, String(account.id));
       assert.deepEqual(asked.metadata, { account_id: String(account.id), mode: 'pack', item_key: '10k' });
       assert.equal(asked.line_items[0].price_data.unit_amount, '1000');
       assert.equal(asked.line_items[0].price_data.currency, 'usd');
       assert.equal(asked.line_items[0].price_data.product_data.name, '10,000 Fetchdown credits');
-      assert.equal(asked.success_url, 'http://fetchdown.test/dashboard?checkout=success&session_id={CHECKOUT_SESSION_ID}');
+      assert.equal(
+        asked.success_url,
+        'http://fetchdown.test/dashboard?checkout=success&session_id={CHECKOUT_SESSION_ID}',
+      );
       assert.equal(asked.cancel_url, 'http://fetchdown.test/dashboard?checkout=cancelled');
 
       const byKey = await checkout(api, withKey(apiKey), 'pack', '1m');
@@ -53,18 +63,45 @@ for (const backend of DATABASES) {
       assert.match(portal.body.detail, /POST \/billing\/checkout/);
     });
 
+    test('five checkouts at once by a new account share one Stripe customer', async (t) => {
+      const api = await billingApp(t, backend, standin);
+      if (!api) return;
+      const { email, apiKey } = await signUp(api);
+      const sessions = await Promise.all(
+        Array.from({ length: 5 }, () => checkout(api, withKey(apiKey), 'pack', '10k')),
+      );
+      const customerIds = new Set(sessions.map((s) => standin.sessions.get(s.id)!.customer));
+      assert.equal(customerIds.size, 1);
+      assert.equal([...standin.customers.values()].filter((c) => c.email === email).length, 1);
+      const rows = await api.services.store.db.selectFrom('billing_customers').selectAll().execute();
+      assert.deepEqual(
+        rows.map((r) => r.customer_id),
+        [...customerIds],
+      );
+    });
+
     test('authentication: none or a bad key is 401, a cross-site cookie POST is 403', async (t) => {
       const api = await billingApp(t, backend, standin, { SMTP_URL: smtp.url });
       if (!api) return;
       const none = await api.post('/billing/checkout', { mode: 'pack', item_key: '10k' });
       assert.equal(none.status, 401);
       assert.equal(none.body.code, 'invalid_session');
-      const badKey = await api.request('GET', '/billing/portal', undefined, withKey('fd_live_not_a_real_key_at_all_000000000000'));
+      const badKey = await api.request(
+        'GET',
+        '/billing/portal',
+        undefined,
+        withKey('fd_live_not_a_real_key_at_all_000000000000'),
+      );
       assert.equal(badKey.status, 401);
       assert.equal(badKey.body.code, 'invalid_api_key');
       const { email } = await signUp(api);
       const { cookie } = await signIn(api, smtp, email);
-      const crossSite = await api.request('POST', '/billing/checkout', { mode: 'pack', item_key: '10k' }, { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+      const crossSite = await api.request(
+        'POST',
+        '/billing/checkout',
+        { mode: 'pack', item_key: '10k' },
+        { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      );
       assert.equal(crossSite.status, 403);
       assert.equal(crossSite.body.code, 'cross_site_request');
     });
@@ -74,11 +111,21 @@ for (const backend of DATABASES) {
       if (!api) return;
       const { apiKey } = await signUp(api);
       const asked = sessionsAsked().length;
-      const packPlan = await api.request('POST', '/billing/checkout', { mode: 'pack', item_key: 'pro' }, withKey(apiKey));
+      const packPlan = await api.request(
+        'POST',
+        '/billing/checkout',
+        { mode: 'pack', item_key: 'pro' },
+        withKey(apiKey),
+      );
       assert.equal(packPlan.status, 422);
       assert.deepEqual(packPlan.body.detail[0].loc, ['body', 'item_key']);
       assert.match(packPlan.body.detail[0].msg, /mode "pack" takes item_key 10k, 100k, 1m/);
-      const planPack = await api.request('POST', '/billing/checkout', { mode: 'subscription', item_key: '10k' }, withKey(apiKey));
+      const planPack = await api.request(
+        'POST',
+        '/billing/checkout',
+        { mode: 'subscription', item_key: '10k' },
+        withKey(apiKey),
+      );
       assert.equal(planPack.status, 422);
       assert.deepEqual(planPack.body.detail[0].loc, ['body', 'item_key']);
       assert.match(planPack.body.detail[0].msg, /starter, pro, scale/);
@@ -89,19 +136,37 @@ for (const backend of DATABASES) {
     });
 
     test('Stripe refusing is 502 billing_provider_error; a configured STRIPE_PRICE_PRO is used as it is', async (t) => {
-      const api = await billingApp(t, backend, standin, { STRIPE_PRICE_PRO: [...standin.prices.values()].find((p) => p.lookup_key === 'fetchdown_scale')!.id });
+      const api = await billingApp(t, backend, standin, {
+        STRIPE_PRICE_PRO: [...standin.prices.values()].find((p) => p.lookup_key === 'fetchdown_scale')!.id,
+      });
       if (!api) return;
       const { apiKey } = await signUp(api);
-      standin.failNext('POST', '/v1/checkout/sessions', 400, { type: 'invalid_request_error', message: 'The customer has been deleted.' });
-      const refused = await api.request('POST', '/billing/checkout', { mode: 'pack', item_key: '100k' }, withKey(apiKey));
+      standin.failNext('POST', '/v1/checkout/sessions', 400, {
+        type: 'invalid_request_error',
+        message: 'The customer has been deleted.',
+      });
+      const refused = await api.request(
+        'POST',
+        '/billing/checkout',
+        { mode: 'pack', item_key: '100k' },
+        withKey(apiKey),
+      );
       assert.equal(refused.status, 502, refused.text);
       assert.equal(refused.body.code, 'billing_provider_error');
       assert.match(refused.body.detail, /The customer has been deleted/);
       const lookups = standin.requests.filter((r) => r.path === '/v1/prices').length;
       await checkout(api, withKey(apiKey), 'subscription', 'pro');
       const asked = sessionsAsked().at(-1)!.params;
-      assert.equal(standin.prices.get(asked.line_items[0].price)!.lookup_key, 'fetchdown_scale', 'the configured price id, as it is');
-      assert.equal(standin.requests.filter((r) => r.path === '/v1/prices').length, lookups, 'no lookup for a configured price');
+      assert.equal(
+        standin.prices.get(asked.line_items[0].price)!.lookup_key,
+        'fetchdown_scale',
+        'the configured price id, as it is',
+      );
+      assert.equal(
+        standin.requests.filter((r) => r.path === '/v1/prices').length,
+        lookups,
+        'no lookup for a configured price',
+      );
     });
   });
 }
@@ -109,8 +174,17 @@ for (const backend of DATABASES) {
 test('without STRIPE_SECRET_KEY every billing route is 503 naming the variables; the rest works', async (t) => {
   const api = await buildTestApp(t);
   const { apiKey } = await signUp(api);
-  for (const [method, path] of [['POST', '/billing/checkout'], ['GET', '/billing/portal'], ['POST', '/billing/webhook']] as const) {
-    const res = await api.request(method, path, method === 'POST' ? { mode: 'pack', item_key: '10k' } : undefined, withKey(apiKey));
+  for (const [method, path] of [
+    ['POST', '/billing/checkout'],
+    ['GET', '/billing/portal'],
+    ['POST', '/billing/webhook'],
+  ] as const) {
+    const res = await api.request(
+      method,
+      path,
+      method === 'POST' ? { mode: 'pack', item_key: '10k' } : undefined,
+      withKey(apiKey),
+    );
     assert.equal(res.status, 503, `${method} ${path}: ${res.text}`);
     assert.equal(res.body.code, 'billing_not_configured');
     assert.match(res.body.detail, /STRIPE_SECRET_KEY/);
@@ -124,7 +198,12 @@ test('a plan without a Stripe price is 503 saying to run fetchdown stripe-setup'
   const api = await billingApp(t, DATABASES[0]!, bare);
   if (!api) return;
   const { apiKey } = await signUp(api);
-  const res = await api.request('POST', '/billing/checkout', { mode: 'subscription', item_key: 'starter' }, withKey(apiKey));
+  const res = await api.request(
+    'POST',
+    '/billing/checkout',
+    { mode: 'subscription', item_key: 'starter' },
+    withKey(apiKey),
+  );
   assert.equal(res.status, 503, res.text);
   assert.equal(res.body.code, 'billing_not_configured');
   assert.match(res.body.detail, /fetchdown_starter.*fetchdown stripe-setup.*STRIPE_PRICE_STARTER/);

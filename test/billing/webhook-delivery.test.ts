@@ -14,7 +14,7 @@ after(() => standin.close());
 
 for (const backend of DATABASES) {
   describe(`webhook delivery on ${backend.name}`, () => {
-    test('missing, forged and stale signatures are 400 and change nothing; the genuine delivery then applies', async (t) => {
+    test('missing, forged, stale signatures are 400 and change nothing; the genuine delivery applies', async (t) => {
       const api = await billingApp(t, backend, standin);
       if (!api) return;
       const { email, apiKey } = await signUp(api);
@@ -33,7 +33,10 @@ for (const backend of DATABASES) {
       assert.match(refused[2]!.body.detail, /tolerance/i);
       const bodyTampered = await fetch(`${api.base}/billing/webhook`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'stripe-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` },
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`,
+        },
         body: JSON.stringify(event),
       });
       assert.equal(bodyTampered.status, 400);
@@ -75,7 +78,9 @@ for (const backend of DATABASES) {
     test('unknown event types and unknown customers answer 200 and change nothing', async (t) => {
       const api = await billingApp(t, backend, standin);
       if (!api) return;
-      const unknownType = await standin.deliver(standin.event('invoice.paid', { id: 'in_test_1', object: 'invoice', livemode: false }));
+      const unknownType = await standin.deliver(
+        standin.event('invoice.paid', { id: 'in_test_1', object: 'invoice', livemode: false }),
+      );
       assert.equal(unknownType.status, 200);
       assert.equal(unknownType.body.outcome, 'ignored');
       const stranger = await standin.deliver(
@@ -92,7 +97,11 @@ for (const backend of DATABASES) {
       );
       assert.equal(stranger.status, 200);
       assert.equal(stranger.body.outcome, 'ignored');
-      const rows = await api.services.store.db.selectFrom('billing_events').select(['type', 'outcome']).orderBy('received_at').execute();
+      const rows = await api.services.store.db
+        .selectFrom('billing_events')
+        .select(['type', 'outcome'])
+        .orderBy('received_at')
+        .execute();
       assert.equal(rows.length, 2);
       assert.match(rows.map((r) => r.outcome).join('\n'), /not used[\s\S]*not one of ours/);
     });

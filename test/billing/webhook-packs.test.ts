@@ -1,5 +1,5 @@
 // Credit packs over HTTP on every database: checkout, payment on the stand-in, the signed webhook, the balance; and
-// every way a delivery can repeat (replay, concurrent duplicates, a second server process) credits once.
+// every way a delivery can repeat (replay, concurrent duplicates, another server process) credits once.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { signUp, withKey } from '../helpers/accounts.js';
 import { accountState, billingApp, checkout, stripeEnv } from '../helpers/billing.js';
 import { DATABASES } from '../helpers/databases.js';
 import { startStripeStandin } from '../helpers/stripe-standin.js';
+import { startServerProcess } from '../helpers/server-process.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const standin = await startStripeStandin();
@@ -31,7 +32,9 @@ for (const backend of DATABASES) {
       assert.equal(replay.body.outcome, 'duplicate');
       const state = await accountState(api, email);
       assert.equal(state.balanceMillis, 10_000_000);
-      assert.deepEqual(state.billingRows, [{ operation: 'credit_pack', item_key: '10k', credited_millis: 10_000_000, credits_millis: 0 }]);
+      assert.deepEqual(state.billingRows, [
+        { operation: 'credit_pack', item_key: '10k', credited_millis: 10_000_000, credits_millis: 0 },
+      ]);
     });
 
     test('20 concurrent deliveries of one event credit once', async (t) => {
@@ -41,7 +44,10 @@ for (const backend of DATABASES) {
       const session = await checkout(api, withKey(apiKey), 'pack', '100k');
       const event = standin.paidEvent(session.id);
       const results = await Promise.all(Array.from({ length: 20 }, () => standin.deliver(event)));
-      assert.deepEqual(results.map((r) => r.status), Array(20).fill(200));
+      assert.deepEqual(
+        results.map((r) => r.status),
+        Array(20).fill(200),
+      );
       assert.equal(results.filter((r) => r.body.outcome === 'applied').length, 1);
       const state = await accountState(api, email);
       assert.equal(state.balanceMillis, 100_000_000);
@@ -54,16 +60,22 @@ for (const backend of DATABASES) {
       const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-billing-'));
       t.after(() => rmSync(dataDir, { recursive: true, force: true }));
       const env = { ...dbEnv, ...stripeEnv(standin), DATA_DIR: dataDir };
-      const first = await buildTestApp(t, env);
-      const second = await buildTestApp(t, env);
-      const { email, apiKey } = await signUp(first);
-      const session = await checkout(second, withKey(apiKey), 'pack', '1m');
+      const here = await buildTestApp(t, env);
+      const other = await startServerProcess(t, env);
+      const { email, apiKey } = await signUp(here);
+      const session = await checkout(here, withKey(apiKey), 'pack', '1m');
       const event = standin.paidEvent(session.id);
-      const urls = [first, second].map((api) => `${api.base}/billing/webhook`);
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => standin.deliver(event, { url: urls[i % 2] })));
-      assert.deepEqual(results.map((r) => r.status), Array(10).fill(200));
+      const urls = [here.base, other.base].map((base) => `${base}/billing/webhook`);
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => standin.deliver(event, { url: urls[i % 2] })),
+      );
+      assert.deepEqual(
+        results.map((r) => r.status),
+        Array(10).fill(200),
+      );
       assert.equal(results.filter((r) => r.body.outcome === 'applied').length, 1);
-      const state = await accountState(second, email);
+      assert.equal(new Set(results.map((r) => r.body.event_id)).size, 1);
+      const state = await accountState(here, email);
       assert.equal(state.balanceMillis, 1_000_000_000);
       assert.equal(state.billingRows.length, 1);
     });

@@ -8,11 +8,20 @@ import { buildTestApp, type TestApp } from './test-app.js';
 type Context = Parameters<DatabaseBackend['env']>[0] & { skip(message?: string): void };
 
 export function stripeEnv(standin: StripeStandin): Record<string, string> {
-  return { STRIPE_SECRET_KEY: standin.secretKey, STRIPE_WEBHOOK_SECRET: standin.webhookSecret, STRIPE_API_BASE: standin.apiBase };
+  return {
+    STRIPE_SECRET_KEY: standin.secretKey,
+    STRIPE_WEBHOOK_SECRET: standin.webhookSecret,
+    STRIPE_API_BASE: standin.apiBase,
+  };
 }
 
 /** The app on this backend wired to the stand-in (null when the backend is unavailable and the test skipped). */
-export async function billingApp(t: Context, backend: DatabaseBackend, standin: StripeStandin, env: Record<string, string> = {}): Promise<TestApp | null> {
+export async function billingApp(
+  t: Context,
+  backend: DatabaseBackend,
+  standin: StripeStandin,
+  env: Record<string, string> = {},
+): Promise<TestApp | null> {
   const dbEnv = await backend.env(t);
   if (typeof dbEnv === 'string') {
     t.skip(dbEnv);
@@ -23,7 +32,12 @@ export async function billingApp(t: Context, backend: DatabaseBackend, standin: 
   return api;
 }
 
-export async function checkout(api: TestApp, headers: Record<string, string>, mode: string, itemKey: string): Promise<{ id: string; url: string }> {
+export async function checkout(
+  api: TestApp,
+  headers: Record<string, string>,
+  mode: string,
+  itemKey: string,
+): Promise<{ id: string; url: string }> {
   const res = await api.request('POST', '/billing/checkout', { mode, item_key: itemKey }, headers);
   assert.equal(res.status, 200, res.text);
   return res.body;

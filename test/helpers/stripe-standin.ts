@@ -98,7 +98,12 @@ class StripeApiError extends Error {
 }
 
 const missing = (kind: string, value: string) =>
-  new StripeApiError(404, { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${kind}: '${value}'`, param: 'id' });
+  new StripeApiError(404, {
+    type: 'invalid_request_error',
+    code: 'resource_missing',
+    message: `No such ${kind}: '${value}'`,
+    param: 'id',
+  });
 
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -107,6 +112,19 @@ function readBody(request: IncomingMessage): Promise<string> {
     request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     request.on('error', reject);
   });
+}
+
+/** The hosted checkout page: a form whose Pay button posts back here, as a browser test submits it. */
+function payPage(session: Obj): string {
+  const amount = `$${(session.amount_total / 100).toFixed(2)}`;
+  return [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">',
+    `<title>Pay ${amount} - Stripe stand-in</title></head><body><main><h1>Pay ${amount}</h1>`,
+    `<p>Test checkout for ${session.metadata.item_key ?? 'an item'} (${session.mode}).</p>`,
+    `<form method="post" action="/pay/${session.id}"><input type="hidden" name="method" value="card">`,
+    '<button type="submit">Pay</button></form>',
+    `<p><a href="${session.cancel_url}">Cancel</a></p></main></body></html>`,
+  ].join('\n');
 }
 
 const list = (url: string, data: Obj[]) => ({ object: 'list', data, has_more: false, url });
@@ -131,7 +149,11 @@ export async function startStripeStandin(): Promise<StripeStandin> {
     if (params.lookup_key) {
       const holder = [...prices.values()].find((p) => p.lookup_key === params.lookup_key);
       if (holder && params.transfer_lookup_key !== 'true') {
-        throw new StripeApiError(400, { type: 'invalid_request_error', message: `A price (\`${holder.id}\`) already uses that lookup key.`, param: 'lookup_key' });
+        throw new StripeApiError(400, {
+          type: 'invalid_request_error',
+          message: `A price (\`${holder.id}\`) already uses that lookup key.`,
+          param: 'lookup_key',
+        });
       }
       if (holder) holder.lookup_key = null;
     }
@@ -157,9 +179,23 @@ export async function startStripeStandin(): Promise<StripeStandin> {
   function createProduct(params: Obj): Obj {
     const productId = params.id ?? id('prod');
     if (products.has(productId)) {
-      throw new StripeApiError(400, { type: 'invalid_request_error', code: 'resource_already_exists', message: `Product already exists.`, param: 'id' });
+      throw new StripeApiError(400, {
+        type: 'invalid_request_error',
+        code: 'resource_already_exists',
+        message: `Product already exists.`,
+        param: 'id',
+      });
     }
-    const product = { id: productId, object: 'product', livemode: false, active: true, name: params.name, description: params.description ?? null, metadata: params.metadata ?? {}, created: nowSeconds() };
+    const product = {
+      id: productId,
+      object: 'product',
+      livemode: false,
+      active: true,
+      name: params.name,
+      description: params.description ?? null,
+      metadata: params.metadata ?? {},
+      created: nowSeconds(),
+    };
     products.set(productId, product);
     return product;
   }
@@ -167,13 +203,22 @@ export async function startStripeStandin(): Promise<StripeStandin> {
   function createSession(params: Obj): Obj {
     if (!customers.has(params.customer)) throw missing('customer', params.customer);
     const item = params.line_items?.[0];
-    if (!item) throw new StripeApiError(400, { type: 'invalid_request_error', message: 'line_items is required', param: 'line_items' });
+    if (!item)
+      throw new StripeApiError(400, {
+        type: 'invalid_request_error',
+        message: 'line_items is required',
+        param: 'line_items',
+      });
     let amount: number;
     if (item.price) {
       const price = prices.get(item.price);
       if (!price) throw missing('price', item.price);
       if ((params.mode === 'subscription') !== (price.type === 'recurring')) {
-        throw new StripeApiError(400, { type: 'invalid_request_error', message: `The price ${price.id} does not suit mode ${params.mode}`, param: 'line_items[0][price]' });
+        throw new StripeApiError(400, {
+          type: 'invalid_request_error',
+          message: `The price ${price.id} does not suit mode ${params.mode}`,
+          param: 'line_items[0][price]',
+        });
       }
       amount = price.unit_amount;
     } else amount = Number(item.price_data.unit_amount);
@@ -197,7 +242,11 @@ export async function startStripeStandin(): Promise<StripeStandin> {
       subscription: null as string | null,
       payment_intent: null as string | null,
     };
-    sessions.set(sessionId, { ...session, _line_items: params.line_items, _subscription_data: params.subscription_data ?? {} });
+    sessions.set(sessionId, {
+      ...session,
+      _line_items: params.line_items,
+      _subscription_data: params.subscription_data ?? {},
+    });
     return session;
   }
 
@@ -206,11 +255,24 @@ export async function startStripeStandin(): Promise<StripeStandin> {
   function route(method: string, path: string, params: Obj): Obj {
     let match: RegExpMatchArray | null;
     if (method === 'POST' && path === '/v1/customers') {
-      const customer = { id: id('cus'), object: 'customer', livemode: false, created: nowSeconds(), email: params.email ?? null, metadata: params.metadata ?? {} };
+      const customer = {
+        id: id('cus'),
+        object: 'customer',
+        livemode: false,
+        created: nowSeconds(),
+        email: params.email ?? null,
+        metadata: params.metadata ?? {},
+      };
       customers.set(customer.id, customer);
       return customer;
     }
-    if (method === 'GET' && (match = path.match(/^\/v1\/customers\/([^/]+)$/))) return customers.get(match[1]!) ?? (() => { throw missing('customer', match![1]!); })();
+    if (method === 'GET' && (match = path.match(/^\/v1\/customers\/([^/]+)$/)))
+      return (
+        customers.get(match[1]!) ??
+        (() => {
+          throw missing('customer', match![1]!);
+        })()
+      );
     if (method === 'POST' && path === '/v1/checkout/sessions') return createSession(params);
     if (method === 'GET' && (match = path.match(/^\/v1\/checkout\/sessions\/([^/]+)$/))) {
       const session = sessions.get(match[1]!);
@@ -219,31 +281,76 @@ export async function startStripeStandin(): Promise<StripeStandin> {
     }
     if (method === 'GET' && path === '/v1/prices') {
       const keys: string[] | undefined = params.lookup_keys;
-      const found = [...prices.values()].filter((p) => (keys ? keys.includes(p.lookup_key) : true) && (params.active === undefined || String(p.active) === params.active));
+      const found = [...prices.values()].filter(
+        (p) =>
+          (keys ? keys.includes(p.lookup_key) : true) &&
+          (params.active === undefined || String(p.active) === params.active),
+      );
       return list('/v1/prices', found.slice(0, Number(params.limit ?? 10)));
     }
     if (method === 'POST' && path === '/v1/prices') return createPrice(params);
     if (method === 'POST' && path === '/v1/products') return createProduct(params);
-    if (method === 'GET' && (match = path.match(/^\/v1\/products\/([^/]+)$/))) return products.get(match[1]!) ?? (() => { throw missing('product', match![1]!); })();
-    if (method === 'GET' && (match = path.match(/^\/v1\/subscriptions\/([^/]+)$/))) return subscriptions.get(match[1]!) ?? (() => { throw missing('subscription', match![1]!); })();
+    if (method === 'GET' && (match = path.match(/^\/v1\/products\/([^/]+)$/)))
+      return (
+        products.get(match[1]!) ??
+        (() => {
+          throw missing('product', match![1]!);
+        })()
+      );
+    if (method === 'GET' && (match = path.match(/^\/v1\/subscriptions\/([^/]+)$/)))
+      return (
+        subscriptions.get(match[1]!) ??
+        (() => {
+          throw missing('subscription', match![1]!);
+        })()
+      );
     if (method === 'POST' && path === '/v1/billing_portal/sessions') {
       if (!customers.has(params.customer)) throw missing('customer', params.customer);
       const portalId = id('bps');
-      return { id: portalId, object: 'billing_portal.session', livemode: false, created: nowSeconds(), customer: params.customer, return_url: params.return_url ?? null, url: `${apiBase}/portal/${portalId}` };
+      return {
+        id: portalId,
+        object: 'billing_portal.session',
+        livemode: false,
+        created: nowSeconds(),
+        customer: params.customer,
+        return_url: params.return_url ?? null,
+        url: `${apiBase}/portal/${portalId}`,
+      };
     }
-    throw new StripeApiError(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` });
+    throw new StripeApiError(404, {
+      type: 'invalid_request_error',
+      message: `Unrecognized request URL (${method}: ${path}).`,
+    });
   }
 
   function event(type: string, object: Obj, created = nowSeconds()): Obj {
-    return { id: id('evt'), object: 'event', api_version: '2026-10-28.endive', created, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object: structuredClone(object) } };
+    return {
+      id: id('evt'),
+      object: 'event',
+      api_version: '2026-10-28.endive',
+      created,
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+      data: { object: structuredClone(object) },
+    };
   }
 
   async function deliver(evt: Obj, options: DeliverOptions = {}): Promise<Delivery> {
     const target = options.url ?? webhookUrl;
     if (!target) throw new Error('the stand-in has nowhere to deliver webhooks: call forwardTo(url) first');
     const payload = JSON.stringify(evt, null, 2);
-    const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)' };
-    if (!options.unsigned) headers['stripe-signature'] = signPayload(payload, options.secret ?? webhookSecret, options.timestamp ?? nowSeconds());
+    const headers: Record<string, string> = {
+      'content-type': 'application/json; charset=utf-8',
+      'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+    };
+    if (!options.unsigned)
+      headers['stripe-signature'] = signPayload(
+        payload,
+        options.secret ?? webhookSecret,
+        options.timestamp ?? nowSeconds(),
+      );
     const response = await fetch(target, { method: 'POST', headers, body: payload });
     const text = await response.text();
     let body: unknown = text;
@@ -314,10 +421,7 @@ export async function startStripeStandin(): Promise<StripeStandin> {
       if (!session) return html(404, '<!doctype html><title>Not found</title><p>No such checkout session.</p>');
       if (request.method === 'GET') {
         const amount = `$${(session.amount_total / 100).toFixed(2)}`;
-        return html(200, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pay ${amount} - Stripe stand-in</title></head><body>
-<main><h1>Pay ${amount}</h1><p>Test checkout for ${session.metadata.item_key ?? 'an item'} (${session.mode}).</p>
-<form method="post" action="/pay/${session.id}"><input type="hidden" name="method" value="card"><button type="submit">Pay</button></form>
-<p><a href="${session.cancel_url}">Cancel</a></p></main></body></html>`);
+        return html(200, payPage(session));
       }
       const method = parseStripeForm(text).method === 'bank_transfer' ? 'bank_transfer' : 'card';
       try {
@@ -328,7 +432,8 @@ export async function startStripeStandin(): Promise<StripeStandin> {
       response.writeHead(303, { location: String(session.success_url).replace('{CHECKOUT_SESSION_ID}', session.id) });
       return response.end();
     }
-    if (url.pathname.startsWith('/portal/')) return html(200, '<!doctype html><title>Billing portal - Stripe stand-in</title><h1>Billing portal</h1>');
+    if (url.pathname.startsWith('/portal/'))
+      return html(200, '<!doctype html><title>Billing portal - Stripe stand-in</title><h1>Billing portal</h1>');
 
     const method = request.method ?? 'GET';
     const params = method === 'GET' ? parseStripeForm(url.search.slice(1)) : parseStripeForm(text);
@@ -376,8 +481,16 @@ export async function startStripeStandin(): Promise<StripeStandin> {
     seedPlanPrices() {
       for (const plan of PLANS.filter((p) => p.key !== 'free')) {
         if ([...prices.values()].some((p) => p.lookup_key === `fetchdown_${plan.key}`)) continue;
-        const product = products.get(`fetchdown_${plan.key}`) ?? createProduct({ id: `fetchdown_${plan.key}`, name: `Fetchdown ${plan.key}` });
-        createPrice({ product: product.id, currency: 'usd', unit_amount: String(plan.priceCentsPerMonth), recurring: { interval: 'month' }, lookup_key: `fetchdown_${plan.key}` });
+        const product =
+          products.get(`fetchdown_${plan.key}`) ??
+          createProduct({ id: `fetchdown_${plan.key}`, name: `Fetchdown ${plan.key}` });
+        createPrice({
+          product: product.id,
+          currency: 'usd',
+          unit_amount: String(plan.priceCentsPerMonth),
+          recurring: { interval: 'month' },
+          lookup_key: `fetchdown_${plan.key}`,
+        });
       }
     },
     pay,

@@ -21,7 +21,7 @@ declare module 'fastify' {
   }
 }
 
-/** The account of an X-Service-Key (scripts) or else of the session cookie (the dashboard, with the cross-site check). */
+/** The account of an X-Service-Key (scripts), else of the session cookie (the dashboard, with the cross-site check). */
 async function authenticate(services: Services, request: FastifyRequest): Promise<Account> {
   const key = presentedKey(request);
   if (key !== undefined) {
@@ -32,7 +32,10 @@ async function authenticate(services: Services, request: FastifyRequest): Promis
   if (request.method === 'POST') refuseCrossSite(request, services.config.PUBLIC_BASE_URL);
   const check = await services.accounts.verifySession(readCookie(request, SESSION_COOKIE));
   if (!check.ok) {
-    throw new AppError('invalid_session', 'sign in first (POST /auth/login), or send an API key in the X-Service-Key header');
+    throw new AppError(
+      'invalid_session',
+      'sign in first (POST /auth/login), or send an API key in the X-Service-Key header',
+    );
   }
   return check.account;
 }
@@ -43,7 +46,11 @@ function documentAuth(app: FastifyInstance): void {
     const schema = route.schema ?? {};
     const response = { ...((schema.response as Record<number, unknown>) ?? {}) };
     for (const status of [401, 403, 502, 503]) response[status] ??= Type.Ref(ErrorResponse);
-    route.schema = { ...schema, response, security: [{ SessionCookie: [] }, { ServiceKey: [] }] } as typeof route.schema;
+    route.schema = {
+      ...schema,
+      response,
+      security: [{ SessionCookie: [] }, { ServiceKey: [] }],
+    } as typeof route.schema;
   });
 }
 
@@ -65,10 +72,12 @@ export const billingRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         schema: {
           summary: 'Start a Stripe Checkout for a credit pack or a plan',
           description:
-            `mode pack takes item_key ${ITEMS_BY_MODE.pack.join(', ')}; mode subscription takes ${ITEMS_BY_MODE.subscription.join(', ')} ` +
-            '(another pair is a 422 at ["body", "item_key"]). Answers the URL of the hosted checkout page; the credits or the plan ' +
-            'arrive with the webhook once the payment succeeds. An account that already has a subscription gets 409 and changes ' +
-            'its plan in the portal (GET /billing/portal). Authenticated by the service_session cookie or X-Service-Key.',
+            `mode pack takes item_key ${ITEMS_BY_MODE.pack.join(', ')}; ` +
+            `mode subscription takes ${ITEMS_BY_MODE.subscription.join(', ')} ` +
+            '(another pair is a 422 at ["body", "item_key"]). Answers the URL of the hosted checkout page; the ' +
+            'credits or the plan arrive with the webhook once the payment succeeds. An account that already has a ' +
+            'subscription gets 409 and changes its plan in the portal (GET /billing/portal). Authenticated by the ' +
+            'service_session cookie or X-Service-Key.',
           tags: TAGS,
           body: CheckoutBody,
           response: responses(CheckoutSession, [409]),
@@ -78,7 +87,10 @@ export const billingRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         const { mode, item_key: itemKey } = request.body;
         const allowed = ITEMS_BY_MODE[mode];
         if (!allowed.includes(itemKey)) {
-          throw ValidationError.single(['body', 'item_key'], `mode "${mode}" takes item_key ${allowed.join(', ')}; "${itemKey}" belongs to the other mode`);
+          throw ValidationError.single(
+            ['body', 'item_key'],
+            `mode "${mode}" takes item_key ${allowed.join(', ')}; "${itemKey}" belongs to the other mode`,
+          );
         }
         return billing.startCheckout(request.billingAccount, mode, itemKey);
       },
@@ -90,8 +102,9 @@ export const billingRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         schema: {
           summary: "Open Stripe's Billing Portal for the account",
           description:
-            'Invoices, the payment method, plan changes and cancellation, on Stripe; it returns to /dashboard. An account that has ' +
-            'not paid for anything yet is 404 no_billing_account. Authenticated by the service_session cookie or X-Service-Key.',
+            'Invoices, the payment method, plan changes and cancellation, on Stripe; it returns to /dashboard. An ' +
+            'account that has not paid for anything yet is 404 no_billing_account. Authenticated by the ' +
+            'service_session cookie or X-Service-Key.',
           tags: TAGS,
           response: responses(PortalSession, [404]),
         },
@@ -111,12 +124,18 @@ export const billingRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         schema: {
           summary: 'Receive Stripe events',
           description:
-            'For Stripe (or `stripe listen --forward-to`) only: the raw body is verified against the Stripe-Signature header with ' +
-            'STRIPE_WEBHOOK_SECRET (300 s tolerance); a missing, bad or stale signature is 400 and changes nothing. Acts on ' +
-            'checkout.session.completed, checkout.session.async_payment_succeeded and customer.subscription.created/updated/' +
-            'deleted, each exactly once; other events answer 200 and are logged. A database failure answers 500 so Stripe retries.',
+            'For Stripe (or `stripe listen --forward-to`) only: the raw body is verified against the ' +
+            'Stripe-Signature header with STRIPE_WEBHOOK_SECRET (300 s tolerance); a missing, bad or stale ' +
+            'signature is 400 and changes nothing. Acts on checkout.session.completed, ' +
+            'checkout.session.async_payment_succeeded and customer.subscription.created/updated/deleted, each ' +
+            'exactly once; other events answer 200 and are logged. A database failure answers 500 so Stripe retries.',
           tags: TAGS,
-          response: { 200: WebhookReceived, 400: Type.Ref(ErrorResponse), 500: Type.Ref(ErrorResponse), 503: Type.Ref(ErrorResponse) },
+          response: {
+            200: WebhookReceived,
+            400: Type.Ref(ErrorResponse),
+            500: Type.Ref(ErrorResponse),
+            503: Type.Ref(ErrorResponse),
+          },
         },
       },
       async (request) => {
@@ -124,7 +143,13 @@ export const billingRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const result = await billing.receiveWebhook(body, Array.isArray(signature) ? signature[0] : signature);
         request.log.info(
-          { event_id: result.eventId, type: result.type, outcome: result.outcome, reason: result.reason, account_id: result.accountId },
+          {
+            event_id: result.eventId,
+            type: result.type,
+            outcome: result.outcome,
+            reason: result.reason,
+            account_id: result.accountId,
+          },
           'stripe event',
         );
         return { received: true as const, event_id: result.eventId, type: result.type, outcome: result.outcome };

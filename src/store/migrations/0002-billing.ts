@@ -34,7 +34,10 @@ export function up(_dialect: Dialect) {
       .addColumn('at', 'bigint', (c) => c.notNull())
       .execute();
 
-    await db.schema.alterTable('ledger').addColumn('credited_millis', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('ledger')
+      .addColumn('credited_millis', 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute();
     await db.schema.alterTable('ledger').addColumn('item_key', 'text').execute();
   };
 }
