@@ -21,6 +21,7 @@ import { healthRoutes } from './http/routes/health.js';
 import { mcpRoutes } from './http/routes/mcp.js';
 import { searchRoutes } from './http/routes/search.js';
 import { createValidatorCompiler } from './http/validator.js';
+import { pageRoutes } from './pages/routes.js';
 import { API_VERSION } from './version.js';
 
 export { API_VERSION };
@@ -87,5 +88,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(billingRoutes, { deps });
   await app.register(adminRoutes, { deps });
   await app.register(discoveryRoutes, { deps });
+  await app.register(pageRoutes, { deps });
   return app;
 }

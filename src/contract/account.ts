@@ -113,6 +113,10 @@ export const VerifyBody = Type.Object(
 );
 
 export const SessionOut = Type.Object({ account: AccountOut, message: Type.String() });
+export const WhoamiOut = Type.Object({
+  account: Type.Union([AccountOut, Type.Null()], { description: 'Null when nobody is signed in.' }),
+  message: Type.String(),
+});
 
 export const AdminQuery = Type.Object({
   token: Type.Optional(Type.String({ maxLength: 512, description: 'The admin token (or send X-Admin-Token).' })),

@@ -1,6 +1,7 @@
 // GET /llms.txt in the llmstxt.org layout: H1 name, blockquote summary, notes, then H2 sections of Markdown links.
 import type { Config } from '../config.js';
 import { TOOLS } from '../contract/tools.js';
+import { INTEGRATIONS } from '../pages/integrations.js';
 import { PRODUCT_NAME, SUMMARY, discoveryLinks } from './product.js';
 
 export function buildLlmsTxt(config: Config): string {
@@ -29,6 +30,10 @@ MCP tools: ${TOOLS.map((t) => `\`${t.name}\``).join(', ')}, over Streamable HTTP
 ## Examples
 
 - [Examples](${l.examples}): worked examples of fetching, trimming, batching and searching
+
+## Integrations
+
+${INTEGRATIONS.map((i) => `- [${i.title}](${l.base}${i.path}): ${i.description}`).join('\n')}
 
 ## Optional
 

@@ -1,4 +1,6 @@
 // The words every discovery document shares: the product summary and the links, built from PUBLIC_BASE_URL.
+import { INTEGRATIONS } from '../pages/integrations.js';
+
 export const PRODUCT_NAME = 'Fetchdown';
 
 export const SUMMARY =
@@ -31,8 +33,11 @@ export const PUBLIC_PATHS = [
   '/openapi.json',
   '/health',
   '/ready',
-  '/examples',
   '/',
+  '/examples',
+  '/examples/{slug}',
+  '/dashboard',
+  ...INTEGRATIONS.map((i) => i.path),
 ];
 
 export function discoveryLinks(publicBaseUrl: string) {

@@ -2,6 +2,7 @@
 import type { Config } from '../config.js';
 import { MAX_BATCH_URLS, MAX_SEARCH_RESULTS, MAX_URL_LENGTH } from '../contract/fetch.js';
 import { TOOLS } from '../contract/tools.js';
+import { INTEGRATIONS } from '../pages/integrations.js';
 import { describePricing } from '../pricing.js';
 import { API_VERSION } from '../version.js';
 import { AUTH_HEADER, PRODUCT_NAME, PUBLIC_PATHS, SUMMARY, authInstructions, discoveryLinks } from './product.js';
@@ -40,6 +41,12 @@ export function buildSpec(config: Config) {
       { method: 'DELETE', path: '/cache', summary: 'Drop the cached copy of a URL' },
       { method: 'POST', path: '/mcp', summary: 'The MCP tools over Streamable HTTP' },
     ],
+    pages: {
+      landing: `${links.base}/`,
+      examples: links.examples,
+      dashboard: `${links.base}/dashboard`,
+      integrations: INTEGRATIONS.map((i) => ({ name: i.name, path: i.path, url: `${links.base}${i.path}` })),
+    },
     mcp: {
       tools: TOOLS.map((tool) => ({ name: tool.name, title: tool.title, description: tool.description })),
       transports: {

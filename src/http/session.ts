@@ -46,17 +46,18 @@ export function clearSessionCookie(reply: FastifyReply, publicBaseUrl: string): 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * 403 when a browser says the request comes from another site: Sec-Fetch-Site other than same-origin/none, or an
- * Origin other than PUBLIC_BASE_URL's or the one the request was addressed to. Clients that send neither (curl,
+ * 403 when a browser says the request comes from another site: Sec-Fetch-Site other than same-origin/none, or (without
+ * Sec-Fetch-Site) an Origin other than PUBLIC_BASE_URL's or the one the request was addressed to. Clients that send neither (curl,
  * SDKs) are not browsers and pass.
  */
 export function refuseCrossSite(request: FastifyRequest, publicBaseUrl: string): void {
   const site = request.headers['sec-fetch-site'];
   const origin = request.headers.origin;
   const sameOrigins = new Set([new URL(publicBaseUrl).origin, `${request.protocol}://${request.host}`]);
+  // Sec-Fetch-Site, when sent, is the browser's own verdict and decides: a same-origin page with Referrer-Policy
+  // no-referrer (the sign-in confirmation) posts with Origin: null. Origin is the check for browsers without it.
   const crossSite =
-    (site !== undefined && site !== 'same-origin' && site !== 'none') ||
-    (origin !== undefined && !sameOrigins.has(origin));
+    site !== undefined ? site !== 'same-origin' && site !== 'none' : origin !== undefined && !sameOrigins.has(origin);
   if (crossSite) {
     throw new AppError(
       'cross_site_request',

@@ -60,7 +60,8 @@ export async function buildTestApp(
   });
   const services = createDeps(config, options);
   const app = await buildApp(services);
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  // env.PORT: a fixed port, for tests whose PUBLIC_BASE_URL must be this server (links that leave and come back).
+  await app.listen({ port: env.PORT ? Number(env.PORT) : 0, host: '127.0.0.1' });
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   let closed: Promise<void> | undefined;

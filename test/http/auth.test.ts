@@ -170,12 +170,10 @@ for (const backend of DATABASES) {
       const { cookie } = await signIn(api, smtp, email);
 
       for (const [method, path] of [
-        ['GET', '/auth/whoami'],
         ['GET', '/auth/keys'],
         ['POST', '/auth/keys'],
         ['DELETE', `/auth/keys/${keyId}`],
         ['GET', '/auth/usage'],
-        ['POST', '/auth/logout'],
       ]) {
         for (const headers of [
           {},
@@ -220,7 +218,31 @@ for (const backend of DATABASES) {
         /^service_session=; HttpOnly; SameSite=Lax; Path=\/; Max-Age=0$/,
       );
       const gone = await api.request('GET', '/auth/whoami', undefined, { cookie });
-      assert.equal(gone.status, 401, 'the session is deleted, not just the cookie');
+      assert.equal(gone.status, 200);
+      assert.equal(gone.body.account, null, 'the session is deleted, not just the cookie');
+    });
+
+    test('whoami and logout without a session: 200 saying nobody is signed in; a stale cookie is cleared', async (t) => {
+      const api = await app(t);
+      if (!api) return;
+      for (const headers of [
+        {},
+        { cookie: `service_session=${'A'.repeat(43)}` },
+        { cookie: 'service_session=garbage' },
+      ] as Record<string, string>[]) {
+        const who = await api.request('GET', '/auth/whoami', undefined, headers);
+        assert.equal(who.status, 200, who.text);
+        assert.deepEqual(who.body, { account: null, message: 'nobody is signed in' });
+        assert.equal(
+          who.headers.get('set-cookie') !== null,
+          headers.cookie !== undefined,
+          'only a sent cookie is cleared',
+        );
+        const out = await api.request('POST', '/auth/logout', undefined, headers);
+        assert.equal(out.status, 200, out.text);
+        assert.equal(out.body.message, 'nobody was signed in');
+        assert.match(out.headers.get('set-cookie') ?? '', /^service_session=; .*Max-Age=0$/);
+      }
     });
 
     test('cookie-authenticated POST and DELETE from another site are 403 cross_site_request', async (t) => {
@@ -259,6 +281,13 @@ for (const backend of DATABASES) {
         'sec-fetch-site': 'same-origin',
       });
       assert.equal(sameOrigin.status, 200);
+      // A same-origin page with Referrer-Policy no-referrer sends Origin: null; Sec-Fetch-Site says it is ours.
+      const noReferrer = await api.request('POST', '/auth/keys', undefined, {
+        cookie,
+        origin: 'null',
+        'sec-fetch-site': 'same-origin',
+      });
+      assert.equal(noReferrer.status, 200);
       const publicOrigin = await api.request('POST', '/auth/keys', undefined, {
         cookie,
         origin: 'http://localhost:8080',

@@ -22,6 +22,11 @@ test('GET /spec: summary, links, the four tools, authentication and the price li
   assert.equal(spec.links.openapi, `${BASE}/openapi.json`);
   assert.equal(spec.links.mcp_manifest, `${BASE}/.well-known/mcp.json`);
   assert.deepEqual(
+    spec.pages.integrations.map((i: { url: string }) => i.url),
+    ['/claude', '/cursor', '/langchain'].map((p) => `${BASE}${p}`),
+  );
+  assert.equal(spec.pages.dashboard, `${BASE}/dashboard`);
+  assert.deepEqual(
     spec.mcp.tools.map((t: any) => [t.name, t.description]),
     TOOLS.map((t) => [t.name, t.description]),
   );
@@ -100,15 +105,24 @@ test('GET /llms.txt: text/plain in the llmstxt.org layout with absolute links', 
   assert.ok(text.startsWith('# Fetchdown\n\n> '), text.slice(0, 40));
   assert.equal(text.match(/^# /gm)?.length, 1, 'one H1');
   const sections = [...text.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
-  assert.deepEqual(sections, ['Docs', 'Examples', 'Optional']);
+  assert.deepEqual(sections, ['Docs', 'Examples', 'Integrations', 'Optional']);
   // Every line after the first H2 is blank or a list item of the form "- [name](url): notes".
   const afterFirstH2 = text.slice(text.indexOf('\n## '));
   for (const line of afterFirstH2.split('\n')) {
     if (line === '' || line.startsWith('## ')) continue;
     assert.match(line, /^- \[[^\]]+\]\(https:\/\/fetchdown\.example\/[^)]*\)(: .+)?$/, line);
   }
-  for (const path of ['/spec', '/openapi.json', '/.well-known/mcp.json', '/examples'])
+  for (const path of [
+    '/spec',
+    '/openapi.json',
+    '/.well-known/mcp.json',
+    '/examples',
+    '/claude',
+    '/cursor',
+    '/langchain',
+  ]) {
     assert.ok(text.includes(`(${BASE}${path})`), path);
+  }
 });
 
 // The endpoints of the interface spec; each one the app serves must be described in /openapi.json.

@@ -4,12 +4,19 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redemption } from '../../accounts/login.js';
 import { AppError } from '../../errors.js';
-import { LoginRequest, Message, SessionOut, VerifyBody, VerifyQuery } from '../../contract/account.js';
+import { LoginRequest, Message, SessionOut, VerifyBody, VerifyQuery, WhoamiOut } from '../../contract/account.js';
 import { mimeOf } from '../../fetchers/content-type.js';
 import { acceptsMedia } from '../accept.js';
 import type { AppDeps } from '../app-deps.js';
 import { responses } from '../responses.js';
-import { clearSessionCookie, refuseCrossSite, requireSession, setSessionCookie } from '../session.js';
+import {
+  clearSessionCookie,
+  readCookie,
+  refuseCrossSite,
+  requireSession,
+  SESSION_COOKIE,
+  setSessionCookie,
+} from '../session.js';
 import { limitMailRequests } from './account.js';
 import { accountResourceRoutes } from './account-resources.js';
 import { confirmPage, failedPage, PAGE_HEADERS } from './auth-pages.js';
@@ -125,34 +132,51 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
     },
   );
 
+  // whoami and logout take the cookie if there is one: without a session they answer 200 saying so (the pages ask),
+  // and a stale cookie is cleared.
+  const SESSION_OPTIONAL: Record<string, string[]>[] = [{ SessionCookie: [] }, {}];
+
+  app.post(
+    '/auth/logout',
+    {
+      schema: {
+        summary: 'Sign out: ends the session (if any) and clears the cookie',
+        tags: TAGS,
+        security: SESSION_OPTIONAL,
+        response: responses(Message, [403]),
+      },
+    },
+    async (request, reply) => {
+      refuseCrossSite(request, base);
+      const check = await accounts.verifySession(readCookie(request, SESSION_COOKIE));
+      if (check.ok) await accounts.deleteSession(check.sessionId);
+      clearSessionCookie(reply, base);
+      return { message: check.ok ? 'signed out' : 'nobody was signed in' };
+    },
+  );
+
+  app.get(
+    '/auth/whoami',
+    {
+      schema: {
+        summary: 'The signed-in account, or account null when nobody is signed in',
+        tags: TAGS,
+        security: SESSION_OPTIONAL,
+        response: responses(WhoamiOut),
+      },
+    },
+    async (request, reply) => {
+      const token = readCookie(request, SESSION_COOKIE);
+      const check = await accounts.verifySession(token);
+      if (check.ok) return { account: accounts.describe(check.account), message: 'signed in' };
+      if (token !== undefined) clearSessionCookie(reply, base);
+      return { account: null, message: 'nobody is signed in' };
+    },
+  );
+
   await app.register(async (instance) => {
     requireSession(instance, deps);
     const signedIn = instance.withTypeProvider<TypeBoxTypeProvider>();
-
-    signedIn.post(
-      '/auth/logout',
-      {
-        schema: {
-          summary: 'Sign out: ends the session and clears the cookie',
-          tags: TAGS,
-          response: responses(Message),
-        },
-      },
-      async (request, reply) => {
-        await accounts.deleteSession(request.session.sessionId);
-        clearSessionCookie(reply, base);
-        return { message: 'signed out' };
-      },
-    );
-
-    signedIn.get(
-      '/auth/whoami',
-      { schema: { summary: 'The signed-in account', tags: TAGS, response: responses(SessionOut) } },
-      async (request) => ({
-        account: accounts.describe(request.session.account),
-        message: 'signed in',
-      }),
-    );
 
     await signedIn.register(accountResourceRoutes, {
       deps,
