@@ -1,9 +1,9 @@
 // The `fetchdown` command: one URL to stdout (in this process, or through a Fetchdown API in remote mode),
 // `fetchdown serve` for the HTTP API and `fetchdown mcp` for the MCP server on stdio.
-import { dirname, resolve } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, userDataDir, type Config } from './config.js';
 import { ValidationError } from './errors.js';
 import type { FetchRequest, FetchResult } from './http/schemas.js';
 import { createOperations } from './mcp/operations.js';
@@ -24,8 +24,13 @@ Exit codes: 0 done, 1 the fetch failed, 2 bad usage or arguments, 3 bad configur
 
 const EXIT = { ok: 0, failed: 1, usage: 2, config: 3 } as const;
 
-/** The CLI and the stdio server default to the checkout's data dir (as `npm start` from the checkout uses), not the cwd. */
-const CHECKOUT_DATA_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'data');
+const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Without DATA_DIR: in a checkout, its data/ (as `npm start` there uses), not the cwd; an installed package (under
+ * node_modules, as npx and global installs put it) must not write inside itself, so the per-user data directory.
+ */
+const DEFAULT_DATA_DIR = PACKAGE_ROOT.split(sep).includes('node_modules') ? userDataDir() : resolve(PACKAGE_ROOT, 'data');
 
 function fail(message: string, code: number): never {
   process.stderr.write(`fetchdown: ${message}\n`);
@@ -34,7 +39,7 @@ function fail(message: string, code: number): never {
 
 function readConfig(): Config {
   try {
-    return loadConfig(undefined, { DATA_DIR: CHECKOUT_DATA_DIR });
+    return loadConfig(undefined, { DATA_DIR: DEFAULT_DATA_DIR });
   } catch (error) {
     if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`, EXIT.config);
     throw error;
@@ -93,7 +98,9 @@ async function fetchCommand(argv: string[]): Promise<void> {
     ...(values['max-tokens'] !== undefined && { max_tokens: values['max-tokens'] }),
   });
 
-  const handle = createOperations(readConfig());
+  const config = readConfig();
+  if (values.verbose) await write(process.stderr, `fetchdown: data directory ${resolve(config.DATA_DIR)}\n`);
+  const handle = createOperations(config);
   let result: FetchResult;
   try {
     result = await handle.operations.fetchUrl(args);
@@ -118,7 +125,7 @@ async function runCli(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'serve') {
     const { startServer } = await import('./main.js');
-    return startServer();
+    return startServer({ DATA_DIR: DEFAULT_DATA_DIR });
   }
   if (command === 'mcp') {
     const { runStdioServer } = await import('./mcp/stdio.js');

@@ -25,7 +25,7 @@ export function buildMcpManifest(config: Config) {
       {
         type: 'stdio',
         command: 'npx',
-        args: ['fetchdown', 'mcp'],
+        args: ['-y', 'fetchdown', 'mcp'],
         env: [
           { name: 'FETCHDOWN_API_URL', description: `Remote mode: the API to call, e.g. ${links.base}`, isSecret: false },
           { name: 'FETCHDOWN_API_KEY', description: 'Remote mode: your API key (usage is billed to it)', isSecret: true },

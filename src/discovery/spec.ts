@@ -26,7 +26,7 @@ export function buildSpec(config: Config) {
       tools: TOOLS.map((tool) => ({ name: tool.name, title: tool.title, description: tool.description })),
       transports: {
         'streamable-http': links.mcp_endpoint,
-        stdio: 'npx fetchdown mcp',
+        stdio: 'npx -y fetchdown mcp',
       },
     },
     authentication: {

@@ -8,6 +8,7 @@ import { ValidationError, renderError } from '../errors.js';
 import type { BatchFetchRequest, FetchRequest, SearchRequest } from '../http/schemas.js';
 import type { Operations } from './operations.js';
 import { RemoteApiError } from './remote-operations.js';
+import { applyDefaultBudget } from './default-budget.js';
 import { renderBatch, renderEstimate, renderFetch, renderSearch } from './render.js';
 import { TOOLS, findTool, listTools, type ToolName } from './tools.js';
 import { validateArguments } from './validate.js';
@@ -59,6 +60,8 @@ export function toToolError(error: unknown): CallToolResult {
 export interface McpServerOptions {
   /** Told about failures that were not foreseen (they reach the model as an opaque internal error). */
   logError?: (error: unknown) => void;
+  /** The token budget when the caller gives none (MCP_DEFAULT_MAX_TOKENS); unset or 0: none. */
+  defaultMaxTokens?: number;
 }
 
 export function createMcpServer(operations: Operations, options: McpServerOptions = {}): Server {
@@ -72,7 +75,8 @@ export function createMcpServer(operations: Operations, options: McpServerOption
     // An unknown tool is a protocol error (the client asked for something that is not listed), not a tool result.
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}"; the tools are ${TOOLS.map((t) => t.name).join(', ')}`);
     try {
-      const args = validateArguments(tool, request.params.arguments);
+      const args = validateArguments<Record<string, unknown>>(tool, request.params.arguments);
+      applyDefaultBudget(tool.name, request.params.arguments ?? {}, args, options.defaultMaxTokens ?? 0);
       const { structured, text } = await HANDLERS[tool.name](operations, args);
       return { content: [{ type: 'text', text }], structuredContent: structured as Record<string, unknown> };
     } catch (error) {

@@ -1,5 +1,6 @@
 // The MCP server on stdin/stdout (`fetchdown mcp`, `npm run mcp`): stdout carries nothing but the protocol, every log
 // line goes to stderr, and the process ends when the client closes stdin.
+import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from '../config.js';
 import { createOperations } from './operations.js';
@@ -18,7 +19,7 @@ function keepStdoutForProtocol(): void {
 export async function runStdioServer(config: Config): Promise<void> {
   keepStdoutForProtocol();
   const handle = createOperations(config);
-  const server = createMcpServer(handle.operations, { logError: (error) => log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`) });
+  const server = createMcpServer(handle.operations, { defaultMaxTokens: config.MCP_DEFAULT_MAX_TOKENS, logError: (error) => log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`) });
   let closing = false;
   const shutdown = async (reason: string) => {
     if (closing) return;
@@ -36,5 +37,5 @@ export async function runStdioServer(config: Config): Promise<void> {
     handle.mode === 'remote'
       ? `remote mode, calling ${config.FETCHDOWN_API_URL}`
       : `local mode, fetching in this process; search: ${config.SEARCH_PROVIDER ?? 'not configured'}`;
-  log(`ready on stdio (${where})`);
+  log(`ready on stdio (${where}); data directory: ${resolve(config.DATA_DIR)}`);
 }

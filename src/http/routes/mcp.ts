@@ -38,7 +38,10 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
     },
     async (request, reply) => {
       if (request.body === UNPARSABLE) return reply.code(400).send(jsonRpcError(-32700, 'Parse error: the body is not valid JSON'));
-      const server = createMcpServer(createLocalOperations(services, request.meter), { logError: (error) => request.log.error({ err: error }, 'mcp tool failed') });
+      const server = createMcpServer(createLocalOperations(services, request.meter), {
+        defaultMaxTokens: services.config.MCP_DEFAULT_MAX_TOKENS,
+        logError: (error) => request.log.error({ err: error }, 'mcp tool failed'),
+      });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.hijack();
       reply.raw.once('close', () => {
