@@ -40,6 +40,18 @@ test('the tarball is small and holds the compiled JavaScript, the README and the
   assert.equal(manifest.dependencies.tsx, undefined, 'tsx is not needed at run time');
 });
 
+test('server.json describes this package for the MCP registry', () => {
+  const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'fetchdown', 'package.json'), 'utf8'));
+  const server = JSON.parse(readFileSync(join(project, 'node_modules', 'fetchdown', 'server.json'), 'utf8'));
+  assert.equal(server.name, manifest.mcpName, 'the registry checks the package claims the name');
+  assert.equal(server.version, manifest.version);
+  const [npm] = server.packages;
+  assert.deepEqual([npm.registryType, npm.identifier, npm.version, npm.transport.type], ['npm', manifest.name, manifest.version, 'stdio']);
+  assert.deepEqual(npm.packageArguments, [{ type: 'positional', value: 'mcp' }]);
+  assert.equal(server.remotes[0].type, 'streamable-http');
+  assert.match(server.remotes[0].url, /\/mcp$/);
+});
+
 test('the installed CLI fetches a page and keeps its data in the per-user data directory', async () => {
   const child = spawn('npx', ['--offline', 'fetchdown', site.url('/article'), '--verbose'], { cwd: project, env: ENV });
   let stdout = '';
