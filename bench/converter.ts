@@ -60,7 +60,7 @@ console.log(
       pages: pages.length,
       rounds: ROUNDS,
       identical: pages.length - differing.length,
-      differing,
+      differing_first: differing.slice(0, 10),
       native_pages_per_second: perSecond(baselineMs),
       js_pages_per_second: perSecond(candidateMs),
       js_time_ratio: Number((candidateMs / baselineMs).toFixed(2)),

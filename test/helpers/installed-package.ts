@@ -1,5 +1,5 @@
-// The npm package as a user installs it, for the packaging test and bench:startup: `npm pack` (its prepare script
-// builds dist/ first), then the tarball unpacked into an empty project's node_modules/fetchdown, offline: the
+// The npm package as a user installs it, for the packaging test and bench:startup: `npm pack` (after the build its
+// prepare script runs), then the tarball unpacked into an empty project's node_modules/fetchdown, offline: the
 // production dependencies are linked from this checkout's node_modules (a registry install would compile
 // better-sqlite3 again); dev dependencies (tsx, TypeScript) are not, so the package must run without them.
 import { execFileSync } from 'node:child_process';
@@ -19,7 +19,9 @@ export interface InstalledPackage {
 }
 
 export function packAndInstall(workDir: string): InstalledPackage {
-  const output = execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], { cwd: REPO_ROOT, encoding: 'utf8' });
+  // The build prepare would run, first: a lifecycle script's output on stdout would spoil pack's JSON.
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const output = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workDir], { cwd: REPO_ROOT, encoding: 'utf8' });
   const packed = (JSON.parse(output) as { filename: string; files: { path: string }[] }[])[0]!;
   const tarball = join(workDir, packed.filename);
   const project = join(workDir, 'project');
