@@ -6,7 +6,6 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, userDataDir, type Config } from './config.js';
 import { ValidationError } from './errors.js';
 import type { FetchRequest, FetchResult } from './http/schemas.js';
-import { createOperations } from './mcp/operations.js';
 import { describeFailure } from './mcp/server.js';
 import { findTool } from './mcp/tools.js';
 import { validateArguments } from './mcp/validate.js';
@@ -100,6 +99,8 @@ async function fetchCommand(argv: string[]): Promise<void> {
 
   const config = readConfig();
   if (values.verbose) await write(process.stderr, `fetchdown: data directory ${resolve(config.DATA_DIR)}\n`);
+  // Imported here, not at the top: `fetchdown mcp` must not wait for the pipeline's modules before it answers.
+  const { createOperations } = await import('./mcp/operations.js');
   const handle = createOperations(config);
   let result: FetchResult;
   try {

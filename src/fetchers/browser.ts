@@ -1,7 +1,7 @@
 // The browser fetcher: loads the page in a pooled headless Chromium, waits until the DOM and the network are quiet
 // (capped by BROWSER_WAIT_MS), then extracts the rendered HTML with the same extractor as the html fetcher.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errors as playwrightErrors, type Response } from 'playwright-core';
+import type { Response } from 'playwright-core';
 import type { FetchFailure } from '../errors.js';
 import { extractHtml, type ExtractedContent } from '../extract/index.js';
 import { blockedFailure, type AddressPolicy } from '../net/guard.js';
@@ -61,7 +61,8 @@ function navigationFailure(error: unknown, url: URL, lease: Lease, timeoutMs: nu
     const host = new URL(refused).hostname;
     return { code: 'blocked_url', detail: `${host} is or resolves to a private or reserved address; only public internet addresses can be fetched`, retryable: false };
   }
-  if (error instanceof playwrightErrors.TimeoutError) return { code: 'upstream_timeout', detail: `${url.host} did not load within ${timeoutMs} ms in the browser`, retryable: true };
+  // By name: playwright-core is imported only when the pool launches (see browser-pool.ts).
+  if (error instanceof Error && error.name === 'TimeoutError') return { code: 'upstream_timeout', detail: `${url.host} did not load within ${timeoutMs} ms in the browser`, retryable: true };
   if (/Download is starting/i.test(message)) return { code: 'unsupported_content', detail: `${url.host} answered a file download, not a page; try fetcher "pdf" for PDFs`, retryable: false };
   const net = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
   if (net === 'ERR_NAME_NOT_RESOLVED') return { code: 'upstream_unreachable', detail: `${url.hostname} does not resolve (no such host)`, retryable: false };

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from '../config.js';
-import { createOperations } from './operations.js';
+import { deferOperations } from './deferred-operations.js';
 import { createMcpServer } from './server.js';
 
 function log(line: string): void {
@@ -18,7 +18,7 @@ function keepStdoutForProtocol(): void {
 
 export async function runStdioServer(config: Config): Promise<void> {
   keepStdoutForProtocol();
-  const handle = createOperations(config);
+  const handle = deferOperations(async () => (await import('./operations.js')).createOperations(config));
   const server = createMcpServer(handle.operations, { defaultMaxTokens: config.MCP_DEFAULT_MAX_TOKENS, logError: (error) => log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`) });
   let closing = false;
   const shutdown = async (reason: string) => {
@@ -32,9 +32,12 @@ export async function runStdioServer(config: Config): Promise<void> {
   process.stdin.once('end', () => void shutdown('stdin closed'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+  // The pipeline loads once the client has its answer to initialize (or at the first tool call, if that comes first).
+  server.oninitialized = () => void handle.load();
   await server.connect(new StdioServerTransport());
+  // Remote exactly when createOperations makes it so (loadConfig refuses one of the two variables without the other).
   const where =
-    handle.mode === 'remote'
+    config.FETCHDOWN_API_URL
       ? `remote mode, calling ${config.FETCHDOWN_API_URL}`
       : `local mode, fetching in this process; search: ${config.SEARCH_PROVIDER ?? 'not configured'}`;
   log(`ready on stdio (${where}); data directory: ${resolve(config.DATA_DIR)}`);
