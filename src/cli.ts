@@ -98,7 +98,6 @@ async function fetchCommand(argv: string[]): Promise<void> {
   });
 
   const config = readConfig();
-  if (values.verbose) await write(process.stderr, `fetchdown: data directory ${resolve(config.DATA_DIR)}\n`);
   // Imported here, not at the top: `fetchdown mcp` must not wait for the pipeline's modules before it answers.
   const { createOperations } = await import('./mcp/operations.js');
   const handle = createOperations(config);
