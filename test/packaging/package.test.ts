@@ -87,7 +87,7 @@ test('the installed MCP server answers the SDK client over stdio: tools listed a
   assert.equal(result.isError, undefined, textOf(result));
   assert.ok((result.structuredContent as { metadata: { token_count: number } }).metadata.token_count > 0);
   assert.match(textOf(result), /^# /m);
-  assert.match(stderr, /ready on stdio .*data directory /);
+  assert.match(stderr, /ready on stdio .*data directory: .*xdg\/fetchdown\n/);
 });
 
 test('the installed serve command answers /health', async () => {
