@@ -97,7 +97,9 @@ try {
   ] as const) {
     const rates = x.rates.map((r) => r.toFixed(0));
     console.log(
-      `${s.name}: median ${x.rate.toFixed(0)} req/s (min ${Math.min(...x.rates).toFixed(0)}, max ${Math.max(...x.rates).toFixed(0)}; ${rates.join(' ')}), ${x.cpu.toFixed(1)} µs server CPU per request`,
+      `${s.name}: median ${x.rate.toFixed(0)} req/s (min ${Math.min(...x.rates).toFixed(0)}, max ` +
+        `${Math.max(...x.rates).toFixed(0)}; ${rates.join(' ')}), ${x.cpu.toFixed(1)} µs server ` +
+        `CPU per request`,
     );
   }
   console.log(

@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-// The `fetchdown` command (npx fetchdown …): runs src/cli.ts from source through tsx, so a checkout needs no build.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('../src/cli.ts');
+// The `fetchdown` command (npx fetchdown …): runs the compiled CLI in dist/ (`npm run build`, which `npm install` and
+// `npm ci` run in a checkout through the prepare script; the published package ships dist/ built).
+import '../dist/cli.js';

@@ -1,14 +1,14 @@
 // The `fetchdown` command: one URL to stdout (in this process, or through a Fetchdown API in remote mode),
 // `fetchdown serve` for the HTTP API and `fetchdown mcp` for the MCP server on stdio.
-import { dirname, resolve } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, userDataDir, type Config } from './config.js';
 import { ValidationError } from './errors.js';
 import { FetchRequest, type FetchResult } from './contract/fetch.js';
 import { validateInput } from './contract/validate.js';
-import { createAgentOperations } from './deps.js';
 import { describeFailure } from './mcp/server.js';
+import { agentMode } from './operations/agent.js';
 import { API_VERSION } from './version.js';
 
 const USAGE = `Usage:
@@ -24,10 +24,15 @@ Exit codes: 0 done, 1 the fetch failed, 2 bad usage or arguments, 3 bad configur
 
 const EXIT = { ok: 0, failed: 1, usage: 2, config: 3 } as const;
 
+const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
 /**
- * The CLI and the stdio server default to the checkout's data dir (as `npm start` from the checkout uses), not the cwd.
+ * Without DATA_DIR: in a checkout, its data/ (as `npm start` there uses), not the cwd; an installed package (under
+ * node_modules, as npx and global installs put it) must not write inside itself, so the per-user data directory.
  */
-const CHECKOUT_DATA_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'data');
+const DEFAULT_DATA_DIR = PACKAGE_ROOT.split(sep).includes('node_modules')
+  ? userDataDir()
+  : resolve(PACKAGE_ROOT, 'data');
 
 function fail(message: string, code: number): never {
   process.stderr.write(`fetchdown: ${message}\n`);
@@ -36,7 +41,7 @@ function fail(message: string, code: number): never {
 
 function readConfig(): Config {
   try {
-    return loadConfig(undefined, { DATA_DIR: CHECKOUT_DATA_DIR });
+    return loadConfig(undefined, { DATA_DIR: DEFAULT_DATA_DIR });
   } catch (error) {
     if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`, EXIT.config);
     throw error;
@@ -104,7 +109,10 @@ async function fetchCommand(argv: string[]): Promise<void> {
     ...(values['max-tokens'] !== undefined && { max_tokens: asInteger(values['max-tokens']) }),
   });
 
-  const handle = createAgentOperations(readConfig());
+  const config = readConfig();
+  // Imported here, not at the top: `fetchdown mcp` and `--help` must not wait for the pipeline's modules.
+  const { createAgentOperations } = await import('./deps.js');
+  const handle = createAgentOperations(config);
   let result: FetchResult;
   try {
     result = await handle.operations.fetchUrl(args);
@@ -130,12 +138,16 @@ async function runCli(argv: string[]): Promise<void> {
   const [command] = argv;
   if (command === 'serve') {
     const { startServer } = await import('./main.js');
-    return startServer();
+    return startServer({ DATA_DIR: DEFAULT_DATA_DIR });
   }
   if (command === 'mcp') {
-    const { runStdioServer } = await import('./mcp/stdio.js');
+    const [{ runStdioServer }, { deferOperations }] = await Promise.all([
+      import('./mcp/stdio.js'),
+      import('./operations/deferred.js'),
+    ]);
     const config = readConfig();
-    return runStdioServer(config, createAgentOperations(config));
+    const create = async () => (await import('./deps.js')).createAgentOperations(config);
+    return runStdioServer(config, deferOperations(agentMode(config), create));
   }
   if (command === 'stripe-setup') {
     const { stripeSetupCommand } = await import('./billing/setup.js');

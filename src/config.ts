@@ -1,4 +1,6 @@
 // The only reader of process.env: one schema gives defaults, coercion, validation and the Config type.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
@@ -38,6 +40,10 @@ export const ConfigSchema = Type.Object({
   SEARCH_PROVIDER: Type.Optional(Type.Union([Type.Literal('searxng'), Type.Literal('brave')])),
   SEARCH_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   SEARCH_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  // The token budget of fetch_url, fetch_multiple (shared by the pages) and search_and_fetch when the caller gives
+  // none:
+  // MCP clients refuse or cut large results (Claude Code: over 25,000 tokens). 0: no default budget.
+  MCP_DEFAULT_MAX_TOKENS: Int(10000, 0),
   // Remote mode of the MCP server and CLI: call this Fetchdown API with this key instead of fetching in-process.
   FETCHDOWN_API_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   FETCHDOWN_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
@@ -57,7 +63,8 @@ export const ConfigSchema = Type.Object({
   STRIPE_SECRET_KEY: Type.Optional(Type.String({ minLength: 1 })),
   STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   STRIPE_API_BASE: Type.String({ default: 'https://api.stripe.com', pattern: '^https?://' }),
-  // Stripe Price ids of the plans; unset, the prices with lookup keys fetchdown_starter… are used (fetchdown stripe-setup).
+  // Stripe Price ids of the plans; unset, the prices with lookup keys fetchdown_starter… are used (fetchdown
+  // stripe-setup).
   STRIPE_PRICE_STARTER: Type.Optional(Type.String({ minLength: 1 })),
   STRIPE_PRICE_PRO: Type.Optional(Type.String({ minLength: 1 })),
   STRIPE_PRICE_SCALE: Type.Optional(Type.String({ minLength: 1 })),
@@ -138,3 +145,18 @@ function checkCombinations(config: Config): void {
 
 /** The User-Agent product token robots.txt rules and site operators match on. */
 export const BOT_TOKEN = 'FetchdownBot';
+
+/**
+ * The platform's per-user data directory for Fetchdown, where an installed package keeps its cache and database when
+ * DATA_DIR is unset: $XDG_DATA_HOME or ~/.local/share on Linux, ~/Library/Application Support on macOS,
+ * %LOCALAPPDATA% on Windows.
+ */
+export function userDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home = homedir(),
+): string {
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'fetchdown');
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'fetchdown');
+  return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'fetchdown');
+}

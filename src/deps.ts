@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import { createFetchers } from './fetchers/index.js';
 import type { AddressRules } from './net/guard.js';
 import { createSafeClient } from './net/safe-client.js';
-import { forCaller, type AgentHandle } from './operations/agent.js';
+import { agentMode, forCaller, type AgentHandle } from './operations/agent.js';
 import { createOperations } from './operations/index.js';
 import { createRemoteOperations } from './operations/remote.js';
 import { createSearchProvider } from './search/index.js';
@@ -65,7 +65,7 @@ export type Deps = ReturnType<typeof createDeps>;
  * set (loadConfig refuses one without the other), billed to that key; else the pipeline in this process, unmetered.
  */
 export function createAgentOperations(config: Config): AgentHandle {
-  if (config.FETCHDOWN_API_URL && config.FETCHDOWN_API_KEY) {
+  if (agentMode(config) === 'remote' && config.FETCHDOWN_API_URL && config.FETCHDOWN_API_KEY) {
     const operations = createRemoteOperations({
       baseUrl: config.FETCHDOWN_API_URL,
       apiKey: config.FETCHDOWN_API_KEY,

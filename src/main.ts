@@ -1,14 +1,16 @@
 // Process entry: load config, build the dependencies and the app, listen, and close everything on SIGTERM/SIGINT.
 import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDeps } from './deps.js';
 
-export async function startServer(): Promise<void> {
+/** `defaults`: the caller's own defaults for unset variables (`fetchdown serve`: its data dir). */
+export async function startServer(defaults: Record<string, string> = {}): Promise<void> {
   let config;
   try {
-    config = loadConfig();
+    config = loadConfig(undefined, defaults);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`fetchdown: invalid configuration: ${error.message}\n`);
@@ -27,6 +29,7 @@ export async function startServer(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: config.PORT, host: config.HOST });
+  app.log.info({ data_dir: resolve(config.DATA_DIR) }, 'data directory');
 }
 
 // Runs when this file is the process entry (node dist/main.js, tsx src/main.ts); `fetchdown serve` imports it instead.

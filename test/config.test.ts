@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig, userDataDir } from '../src/config.js';
 
 test('defaults match the README', () => {
   const config = loadConfig({});
@@ -54,4 +54,18 @@ test('the process stops with a one-line message on a bad value', () => {
   assert.equal(result.status, 1);
   assert.equal(result.stderr.trim().split('\n').length, 1);
   assert.match(result.stderr, /PORT/);
+});
+
+test('the per-user data directory of an installed package follows each platform', () => {
+  assert.equal(userDataDir({ XDG_DATA_HOME: '/x/share' }, 'linux', '/home/ann'), '/x/share/fetchdown');
+  assert.equal(userDataDir({}, 'linux', '/home/ann'), '/home/ann/.local/share/fetchdown');
+  assert.equal(
+    userDataDir({ XDG_DATA_HOME: '/x/share' }, 'darwin', '/Users/ann'),
+    '/Users/ann/Library/Application Support/fetchdown',
+  );
+  assert.equal(
+    userDataDir({ LOCALAPPDATA: 'C:/Users/ann/AppData/Local' }, 'win32', 'C:/Users/ann'),
+    'C:/Users/ann/AppData/Local/fetchdown',
+  );
+  assert.equal(loadConfig({}).MCP_DEFAULT_MAX_TOKENS, 10000);
 });

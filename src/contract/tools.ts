@@ -36,15 +36,16 @@ export const TOOLS: readonly ToolDefinition[] = [
     description:
       'Fetch one web page and return its main content as clean Markdown (navigation, cookie ' +
       'banners, ads and footers removed), with its title and exact token count. Use this ' +
-      'whenever you have a URL and need what the page says. Set max_tokens to cap the size: a ' +
-      'trimmed result lists the sections that were cut (outline) and a next_cursor; call ' +
-      'fetch_url again with the same url and that cursor to read the next part. format "text" ' +
-      'drops Markdown syntax; "json" adds typed blocks. links "reference" moves URLs to a ' +
-      'numbered list at the end and links "none" drops them (keeping the link text); images ' +
-      '"none" drops images: fewer tokens when you do not need every URL. Handles ' +
-      'JavaScript-rendered pages and PDFs: the fetcher is chosen automatically ' +
-      '(fetch_info.fetcher_used says which; leave fetcher at auto unless a result looks wrong). ' +
-      'Pages are cached for 6 hours; use_cache=false forces a fresh copy.',
+      'whenever you have a URL and need what the page says. Without max_tokens the result is ' +
+      'capped at the default budget (10,000 tokens unless its operator set ' +
+      'MCP_DEFAULT_MAX_TOKENS); set max_tokens to choose the size: a trimmed result lists the ' +
+      'sections that were cut (outline) and a next_cursor; call fetch_url again with the same ' +
+      'url and that cursor to read the next part. format "text" drops Markdown syntax; "json" ' +
+      'adds typed blocks. links "reference" moves URLs to a numbered list at the end and links ' +
+      '"none" drops them (keeping the link text); images "none" drops images: fewer tokens when ' +
+      'you do not need every URL. Handles JavaScript-rendered pages and PDFs: the fetcher is ' +
+      'chosen automatically (fetch_info.fetcher_used says which; leave fetcher at auto unless a ' +
+      'result looks wrong). Pages are cached for 6 hours; use_cache=false forces a fresh copy.',
     inputSchema: FetchRequest,
     outputSchema: FetchResult,
     location: 'body',
@@ -71,8 +72,10 @@ export const TOOLS: readonly ToolDefinition[] = [
       'Fetch 1 to 20 URLs concurrently, each as Markdown with its title and token count, in the ' +
       'order given. Use it instead of repeated fetch_url calls when you already have several ' +
       'URLs. A URL that fails gets its own error entry and never fails the others. ' +
-      'max_tokens_each caps every page; links and images work as in fetch_url. URLs fetched in ' +
-      'the last 6 hours come from the cache without being fetched again.',
+      'max_tokens_each caps every page; without it the default budget (10,000 tokens unless its ' +
+      'operator set MCP_DEFAULT_MAX_TOKENS) is shared equally by the pages, so the whole result ' +
+      'fits it; links and images work as in fetch_url. URLs fetched in the last 6 hours come ' +
+      'from the cache without being fetched again.',
     inputSchema: BatchFetchRequest,
     outputSchema: BatchResult,
     location: 'body',
@@ -84,9 +87,11 @@ export const TOOLS: readonly ToolDefinition[] = [
     description:
       'Search the web and return the top results with their page content as Markdown, in one ' +
       'call. Use it when you need information but have no URL yet. num_results is 1 to 10 ' +
-      '(default 3); each page is trimmed to max_tokens_each tokens (100 to 20000, default 2000). ' +
-      'Each result has title, url, snippet and markdown, or an error when that page could not be ' +
-      'fetched. To read a trimmed result further, call fetch_url with its url and next_cursor.',
+      '(default 3); each page is trimmed to max_tokens_each tokens (100 to 20000); without it, ' +
+      '2000 each, or less so that all the results together fit the default budget (10,000 tokens ' +
+      'unless its operator set MCP_DEFAULT_MAX_TOKENS). Each result has title, url, snippet and ' +
+      'markdown, or an error when that page could not be fetched. To read a trimmed result ' +
+      'further, call fetch_url with its url and next_cursor.',
     inputSchema: SearchRequest,
     outputSchema: SearchResult,
     location: 'body',

@@ -19,7 +19,7 @@ curl -s ${l.base}/fetch -H 'content-type: application/json' -H 'X-Service-Key: Y
 
 The answer holds \`markdown\`, \`metadata.title\`, \`metadata.token_count\`, \`cache.hit\` and \`fetch_info.fetcher_used\`. A trimmed page also has \`next_cursor\`: send it back as \`cursor\` to read the next part. Errors are \`{"detail", "code"}\` (422s: \`{"detail": [{"loc", "msg", "type"}]}\`).
 
-MCP tools: ${TOOLS.map((t) => `\`${t.name}\``).join(', ')}, over Streamable HTTP at ${l.mcp_endpoint} or over stdio with \`npx fetchdown mcp\`.
+MCP tools: ${TOOLS.map((t) => `\`${t.name}\``).join(', ')}, over Streamable HTTP at ${l.mcp_endpoint} or over stdio with \`npx -y fetchdown mcp\`.
 
 ## Docs
 

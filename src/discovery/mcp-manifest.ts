@@ -32,7 +32,7 @@ export function buildMcpManifest(config: Config) {
       {
         type: 'stdio',
         command: 'npx',
-        args: ['fetchdown', 'mcp'],
+        args: ['-y', 'fetchdown', 'mcp'],
         env: [
           {
             name: 'FETCHDOWN_API_URL',

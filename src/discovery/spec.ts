@@ -51,7 +51,7 @@ export function buildSpec(config: Config) {
       tools: TOOLS.map((tool) => ({ name: tool.name, title: tool.title, description: tool.description })),
       transports: {
         'streamable-http': links.mcp_endpoint,
-        stdio: 'npx fetchdown mcp',
+        stdio: 'npx -y fetchdown mcp',
       },
     },
     authentication: {
@@ -80,7 +80,9 @@ export function buildSpec(config: Config) {
     billing: {
       enabled: config.STRIPE_SECRET_KEY !== undefined,
       checkout:
-        'POST /billing/checkout {"mode": "pack" | "subscription", "item_key": a pack or plan item_key above} with the session cookie or X-Service-Key: answers {url} of a Stripe Checkout page',
+        'POST /billing/checkout {"mode": "pack" | "subscription", "item_key": a pack or plan ' +
+        'item_key above} with the session cookie or X-Service-Key: answers {url} of a Stripe ' +
+        'Checkout page',
       portal: 'GET /billing/portal: answers {url} of the Stripe Billing Portal (invoices, plan changes, cancellation)',
     },
   };

@@ -1,7 +1,7 @@
 // HTML → GitHub-flavoured Markdown with mdream (chosen by measurement, see docs/extraction.md), then tidied to the
 // guarantees the API gives: outside code blocks at most one blank line in a row and no trailing whitespace; no
 // U+FEFF; the title as an H1. Code blocks keep their text exactly.
-import { htmlToMarkdown } from 'mdream';
+import { htmlToMarkdown } from '@mdream/js';
 import { continuationPrefix, restoreVerbatim } from './verbatim.js';
 
 /** Collapses whitespace and drops Markdown escapes so a heading and a title can be compared. */

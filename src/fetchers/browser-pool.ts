@@ -2,7 +2,7 @@
 // a bounded queue when all are busy, a relaunch after a crash, storage wiped between callers, closed on shutdown.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { FetchFailure } from '../errors.js';
 import type { AddressPolicy } from '../net/guard.js';
 import { createLoadGuard, guardContext, type LoadGuard } from './browser-guard.js';
@@ -135,6 +135,8 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
 
   async function launch(): Promise<Browser> {
     launches++;
+    // Loaded on first use: importing playwright-core costs ~0.6 s of CPU, most of the MCP and CLI start-up budget.
+    const { chromium } = await import('playwright-core');
     if (options.wsEndpoint) {
       const { url, headers } = remoteEndpoint(options.wsEndpoint, options.apiKey);
       return chromium.connectOverCDP(url, { headers, timeout: LAUNCH_TIMEOUT_MS });

@@ -47,7 +47,8 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * 403 when a browser says the request comes from another site: Sec-Fetch-Site other than same-origin/none, or (without
- * Sec-Fetch-Site) an Origin other than PUBLIC_BASE_URL's or the one the request was addressed to. Clients that send neither (curl,
+ * Sec-Fetch-Site) an Origin other than PUBLIC_BASE_URL's or the one the request was addressed to. Clients that send
+ * neither (curl,
  * SDKs) are not browsers and pass.
  */
 export function refuseCrossSite(request: FastifyRequest, publicBaseUrl: string): void {

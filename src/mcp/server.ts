@@ -14,6 +14,7 @@ import { renderError, type ValidationError } from '../errors.js';
 import type { BatchFetchRequest, FetchRequest, SearchRequest } from '../contract/fetch.js';
 import type { AgentOperations } from '../operations/agent.js';
 import { RemoteApiError } from '../operations/remote.js';
+import { applyDefaultBudget } from './default-budget.js';
 import { renderBatch, renderEstimate, renderFetch, renderSearch } from './render.js';
 import { TOOLS, findTool, listTools, type ToolName } from '../contract/tools.js';
 import { validateInput } from '../contract/validate.js';
@@ -69,6 +70,8 @@ export function toToolError(error: unknown): CallToolResult {
 export interface McpServerOptions {
   /** Told about failures that were not foreseen (they reach the model as an opaque internal error). */
   logError?: (error: unknown) => void;
+  /** The token budget when the caller gives none (MCP_DEFAULT_MAX_TOKENS); unset or 0: none. */
+  defaultMaxTokens?: number;
 }
 
 export function createMcpServer(operations: AgentOperations, options: McpServerOptions = {}): Server {
@@ -89,7 +92,8 @@ export function createMcpServer(operations: AgentOperations, options: McpServerO
         `unknown tool "${request.params.name}"; the tools are ${TOOLS.map((t) => t.name).join(', ')}`,
       );
     try {
-      const args = validateInput(tool.inputSchema, request.params.arguments, tool.location);
+      const args = validateInput<Record<string, unknown>>(tool.inputSchema, request.params.arguments, tool.location);
+      applyDefaultBudget(tool.name, request.params.arguments ?? {}, args, options.defaultMaxTokens ?? 0);
       const { structured, text } = await HANDLERS[tool.name](operations, args);
       return { content: [{ type: 'text', text }], structuredContent: structured as Record<string, unknown> };
     } catch (error) {

@@ -1,8 +1,9 @@
 // The MCP server on stdin/stdout (`fetchdown mcp`, `npm run mcp`): stdout carries nothing but the protocol, every log
 // line goes to stderr, and the process ends when the client closes stdin.
+import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from '../config.js';
-import type { AgentHandle } from '../operations/agent.js';
+import type { DeferredHandle } from '../operations/deferred.js';
 import { createMcpServer } from './server.js';
 
 function log(line: string): void {
@@ -15,9 +16,10 @@ function keepStdoutForProtocol(): void {
   Object.assign(globalThis.console, { log: toStderr, info: toStderr, debug: toStderr });
 }
 
-export async function runStdioServer(config: Config, handle: AgentHandle): Promise<void> {
+export async function runStdioServer(config: Config, handle: DeferredHandle): Promise<void> {
   keepStdoutForProtocol();
   const server = createMcpServer(handle.operations, {
+    defaultMaxTokens: config.MCP_DEFAULT_MAX_TOKENS,
     logError: (error) =>
       log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
@@ -33,10 +35,12 @@ export async function runStdioServer(config: Config, handle: AgentHandle): Promi
   process.stdin.once('end', () => void shutdown('stdin closed'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+  // The pipeline loads once the client has its answer to initialize (or at the first tool call, if that comes first).
+  server.oninitialized = () => void handle.load();
   await server.connect(new StdioServerTransport());
-  const where =
-    handle.mode === 'remote'
-      ? `remote mode, calling ${config.FETCHDOWN_API_URL}`
-      : `local mode, fetching in this process; search: ${config.SEARCH_PROVIDER ?? 'not configured'}`;
-  log(`ready on stdio (${where})`);
+  // Remote exactly when createOperations makes it so (loadConfig refuses one of the two variables without the other).
+  const where = config.FETCHDOWN_API_URL
+    ? `remote mode, calling ${config.FETCHDOWN_API_URL}`
+    : `local mode, fetching in this process; search: ${config.SEARCH_PROVIDER ?? 'not configured'}`;
+  log(`ready on stdio (${where}); data directory: ${resolve(config.DATA_DIR)}`);
 }

@@ -19,6 +19,11 @@ export interface AgentOperations {
   searchAndFetch(args: SearchRequest): Promise<SearchResult>;
 }
 
+/** Remote when FETCHDOWN_API_URL and FETCHDOWN_API_KEY are set (loadConfig refuses one without the other). */
+export function agentMode(config: { FETCHDOWN_API_URL?: string; FETCHDOWN_API_KEY?: string }): 'local' | 'remote' {
+  return config.FETCHDOWN_API_URL && config.FETCHDOWN_API_KEY ? 'remote' : 'local';
+}
+
 /** Agent operations chosen by an entry point (local or remote), and how to release what they hold. */
 export interface AgentHandle {
   mode: 'local' | 'remote';

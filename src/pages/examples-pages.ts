@@ -69,7 +69,8 @@ export function examplesIndex(base: string): Html {
     {
       title: 'Examples',
       description:
-        'Worked Fetchdown examples with real answers: articles, long pages in parts, PDFs, JavaScript pages, batches, search and MCP.',
+        'Worked Fetchdown examples with real answers: articles, long pages in parts, PDFs, ' +
+        'JavaScript pages, batches, search and MCP.',
       path: '/examples',
     },
     base,

@@ -26,7 +26,8 @@ export const INTEGRATIONS: readonly Integration[] = [
     name: 'Claude',
     title: 'Fetchdown for Claude Desktop and Claude Code',
     description:
-      'Give Claude a web fetch tool that returns clean Markdown with exact token counts: set-up for Claude Desktop and Claude Code.',
+      'Give Claude a web fetch tool that returns clean Markdown with exact token counts: set-up ' +
+      'for Claude Desktop and Claude Code.',
     body: (base) =>
       html`${getKey}
         <h2>Claude Code</h2>

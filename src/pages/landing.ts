@@ -86,7 +86,8 @@ export function landingPage(config: Config, outputs: ExampleOutputs): Html {
     {
       title: 'Fetchdown: web pages as clean Markdown for AI agents',
       description:
-        'A URL in; clean Markdown with its title and an exact token count out. Token budgets with an outline and a cursor, PDFs, JavaScript pages, MCP tools, self-hostable.',
+        'A URL in; clean Markdown with its title and an exact token count out. Token budgets with ' +
+        'an outline and a cursor, PDFs, JavaScript pages, MCP tools, self-hostable.',
       path: '/',
     },
     base,

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { makeReportPdf, makeScannedPdf } from './pdf-fixtures.js';
 
 const PARAGRAPHS = [
-  'Tomatoes need at least six hours of direct sun every day, which makes a south-facing balcony the best place for them.',
+  'Tomatoes need at least six hours of direct sun every day, which makes a south-facing ' +
+    'balcony the best place for them.',
   'Water deeply but not too often: the soil should dry a little between waterings so the roots grow down.',
   'Harvest when the fruit is fully coloured and slightly soft to the touch; tomatoes keep ripening indoors.',
 ];
@@ -168,7 +169,8 @@ try { const ws = new WebSocket('${target.replace('http', 'ws')}/ws'); ws.onopen 
       send(
         res,
         200,
-        `<html><body><article><h1>Busy</h1><p>${PARAGRAPHS[0]}</p></article><script>addEventListener('DOMContentLoaded', () => setTimeout(() => { for (;;) {} }, 50));</script></body></html>`,
+        `<html><body><article><h1>Busy</h1><p>${PARAGRAPHS[0]}</p></article><script>addEventListener('DOMContentLoaded', ` +
+          `() => setTimeout(() => { for (;;) {} }, 50));</script></body></html>`,
       ),
     '/redirect': (_req, res, url) => {
       res.writeHead(302, { location: url.searchParams.get('to') ?? '/article' });
@@ -179,20 +181,25 @@ try { const ws = new WebSocket('${target.replace('http', 'ws')}/ws'); ws.onopen 
       send(
         res,
         200,
-        `<html><body><article><h1>Moving</h1><p>${PARAGRAPHS[0]}</p></article><script>setTimeout(() => { location.href = ${JSON.stringify(url.searchParams.get('to') ?? '/article')}; }, 50);</script></body></html>`,
+        `<html><body><article><h1>Moving</h1><p>${PARAGRAPHS[0]}</p></article><script>setTimeout(() ` +
+          `=> { location.href = ${JSON.stringify(url.searchParams.get('to') ?? '/article')}; }, ` +
+          `50);</script></body></html>`,
       ),
     '/meta-refresh': (_req, res, url) =>
       send(
         res,
         200,
-        `<html><head><meta http-equiv="refresh" content="0; url=${url.searchParams.get('to') ?? '/article'}"></head><body><p>${PARAGRAPHS[1]}</p></body></html>`,
+        `<html><head><meta http-equiv="refresh" content="0; ` +
+          `url=${url.searchParams.get('to') ?? '/article'}"></head><body><p>${PARAGRAPHS[1]}</p></body></html>`,
       ),
     // One caller's page leaves a cookie and local storage behind; the next caller's page shows what it can see.
     '/set-state': (_req, res) =>
       send(
         res,
         200,
-        `<html><body><article><h1>Setting state</h1><p>${PARAGRAPHS[0]}</p><script>localStorage.setItem('who', 'first-caller'); sessionStorage.setItem('who', 'first-caller');</script></article></body></html>`,
+        `<html><body><article><h1>Setting ` +
+          `state</h1><p>${PARAGRAPHS[0]}</p><script>localStorage.setItem('who', 'first-caller'); ` +
+          `sessionStorage.setItem('who', 'first-caller');</script></article></body></html>`,
         {
           'set-cookie': 'who=first-caller; Path=/',
         },
@@ -201,7 +208,10 @@ try { const ws = new WebSocket('${target.replace('http', 'ws')}/ws'); ws.onopen 
       send(
         res,
         200,
-        `<html><body><article><h1>State seen</h1><p>${PARAGRAPHS[1]}</p><p id="s">server-cookie=${req.headers.cookie ?? 'none'}</p><script>document.getElementById('s').textContent += ' local=' + (localStorage.getItem('who') ?? 'none') + ' session=' + (sessionStorage.getItem('who') ?? 'none');</script></article></body></html>`,
+        `<html><body><article><h1>State seen</h1><p>${PARAGRAPHS[1]}</p><p ` +
+          `id="s">server-cookie=${req.headers.cookie ?? 'none'}</p><script>document.getElementById('s').textContent ` +
+          `+= ' local=' + (localStorage.getItem('who') ?? 'none') + ' session=' + ` +
+          `(sessionStorage.getItem('who') ?? 'none');</script></article></body></html>`,
       ),
   };
   const site = await serve((req, res, url) => {

@@ -106,7 +106,10 @@ Read on in [section ${i + 2}](/section/${i + 2}) when this one is done.`,
 
 function charsetPage(title: string, body: string, metaCharset?: string): string {
   const meta = metaCharset ? `<meta charset="${metaCharset}">` : '';
-  return `<!doctype html><html><head>${meta}<title>${title}</title></head><body><article><h1>${title}</h1><p>${body}</p><p>${body}</p><p>${body}</p></article></body></html>`;
+  return (
+    `<!doctype ` +
+    `html><html><head>${meta}<title>${title}</title></head><body><article><h1>${title}</h1><p>${body}</p><p>${body}</p><p>${body}</p></article></body></html>`
+  );
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
@@ -266,13 +269,19 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       await sleep(Number(m[1]));
       return html(
         res,
-        `<!doctype html><html><head><title>Delayed ${path}</title></head><body><article><h1>Delayed</h1><p>This page took ${m[1]} ms to answer, on purpose, for the concurrency tests of the batch endpoint.</p></article></body></html>`,
+        `<!doctype html><html><head><title>Delayed ` +
+          `${path}</title></head><body><article><h1>Delayed</h1><p>This page took ${m[1]} ms to ` +
+          `answer, on purpose, for the concurrency tests of the batch ` +
+          `endpoint.</p></article></body></html>`,
       );
     }
     if (path.startsWith('/unique/')) {
       return html(
         res,
-        `<!doctype html><html><head><title>Unique ${path}</title></head><body><article><h1>Unique</h1><p>Page ${path} served at hit ${hits.get(path)} of this path, so tests can tell a fresh fetch from a cached one.</p></article></body></html>`,
+        `<!doctype html><html><head><title>Unique ` +
+          `${path}</title></head><body><article><h1>Unique</h1><p>Page ${path} served at hit ` +
+          `${hits.get(path)} of this path, so tests can tell a fresh fetch from a cached ` +
+          `one.</p></article></body></html>`,
       );
     }
     html(res, '<html><body><h1>Not found</h1></body></html>', 404);

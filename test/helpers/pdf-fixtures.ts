@@ -19,8 +19,10 @@ function render(
 }
 
 const PROSE =
-  'Tomatoes need at least six hours of direct sun every day, which makes a south-facing balcony the best place for them. ' +
-  'Choose a deep pot with drainage holes and a good potting mix, and water deeply but not too often so that the roots grow down.';
+  'Tomatoes need at least six hours of direct sun every day, which makes a south-facing ' +
+  'balcony the best place for them. ' +
+  ('Choose a deep pot with drainage holes and a good potting mix, and water deeply but not ' +
+    'too often so that the roots grow down.');
 
 /** Running head and page number on every page, as word processors print them. */
 function stampPages(doc: PDFKit.PDFDocument): void {
@@ -49,7 +51,8 @@ export function makeReportPdf(): Promise<Buffer> {
         .font('Helvetica')
         .fontSize(11)
         .text(
-          'The first rule of balcony growing is light: a plant in shade grows tall and weak, and its fruit never sweet-',
+          'The first rule of balcony growing is light: a plant in shade grows tall and weak, and its ' +
+            'fruit never sweet-',
           { width: 483 },
         );
       doc.text('ens properly before the first cold night arrives in autumn.', { width: 483 });

@@ -82,7 +82,7 @@ test('GET /.well-known/mcp.json: name, version, transports, tools with input sch
   const http = manifest.transports.find((x: any) => x.type === 'streamable-http');
   assert.equal(http.url, `${BASE}/mcp`);
   const stdio = manifest.transports.find((x: any) => x.type === 'stdio');
-  assert.deepEqual([stdio.command, ...stdio.args], ['npx', 'fetchdown', 'mcp']);
+  assert.deepEqual([stdio.command, ...stdio.args], ['npx', '-y', 'fetchdown', 'mcp']);
   assert.ok(stdio.env.some((e: any) => e.name === 'FETCHDOWN_API_KEY' && e.isSecret));
   assert.deepEqual(manifest.auth.name, 'X-Service-Key');
   const search = manifest.tools.find((x: any) => x.name === 'search_and_fetch');

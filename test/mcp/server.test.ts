@@ -58,7 +58,9 @@ test('a foreseen error keeps its code, detail and next step', async (t) => {
   assert.equal(result.structuredContent, undefined, 'no structured content that would not match the output schema');
   assert.equal(
     textOf(result),
-    'Error 504 upstream_timeout: slow.example did not answer in time\nNext step: retry later\n\n{"status":504,"detail":"slow.example did not answer in time","code":"upstream_timeout","retry_hint":"retry later"}',
+    'Error 504 upstream_timeout: slow.example did not answer in time\nNext step: retry ' +
+      'later\n\n{"status":504,"detail":"slow.example did not answer in ' +
+      'time","code":"upstream_timeout","retry_hint":"retry later"}',
   );
 });
 

@@ -27,7 +27,7 @@ export function apiClientFor(app: FastifyInstance, request: FastifyRequest): Api
       remoteAddress: request.ip,
       ...(options.body === undefined ? {} : { payload: options.body as object }),
     });
-    let body: unknown = undefined;
+    let body: unknown;
     try {
       body = answer.json();
     } catch {

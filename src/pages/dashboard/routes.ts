@@ -31,7 +31,8 @@ const billingMissing = (answer: ApiAnswer) =>
   answer.status === 503 || (answer.status === 404 && answer.body?.code !== 'no_billing_account');
 
 const BILLING_NOT_CONFIGURED =
-  'Billing is not configured on this server, so credits and plans cannot be bought here. (Operators: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.)';
+  'Billing is not configured on this server, so credits and plans cannot be bought here. ' +
+  '(Operators: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.)';
 
 export const dashboardRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   const base = deps.config.PUBLIC_BASE_URL.replace(/\/+$/, '');
