@@ -17,6 +17,8 @@ import { mcpRoutes } from './http/routes/mcp.js';
 import { searchRoutes } from './http/routes/search.js';
 import { ErrorResponse, HTTPValidationError, withOptionalDefaults } from './http/schemas.js';
 import { createValidatorCompiler } from './http/validator.js';
+import { registerDrain } from './http/drain.js';
+import { registerMetrics } from './metrics/http.js';
 import type { Services } from './services/index.js';
 import { API_VERSION } from './version.js';
 
@@ -59,6 +61,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(createValidatorCompiler());
   registerErrorHandling(app);
+  registerDrain(app);
+  registerMetrics(app, { token: services.config.METRICS_TOKEN });
   app.addHook('onReady', () => services.store.migrate());
   await app.register(healthRoutes, { services });
   // Metered routes: X-Service-Key (or the anonymous tier), rate limits, and a meter that bills the caller.

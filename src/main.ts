@@ -1,4 +1,4 @@
-// Process entry: load config, build services and app, listen, and close everything on SIGTERM/SIGINT.
+// Process entry: load config, build services and app, listen; on SIGTERM/SIGINT drain (http/drain.ts), then close.
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { buildApp } from './app.js';
@@ -19,7 +19,9 @@ export async function startServer(): Promise<void> {
   const services = createServices(config);
   const app = await buildApp(services);
   const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
+    app.log.info({ signal }, 'draining: no new connections, finishing the requests in flight');
+    const left = await app.drain(config.SHUTDOWN_GRACE_MS);
+    app.log.info(left, 'drained; shutting down');
     await app.close();
     await services.close();
     process.exit(0);

@@ -93,7 +93,8 @@ export type Accounts = ReturnType<typeof createAccounts>;
 /** Store, mailer, rate limiter and the accounts service, from the config; close() releases them in order. */
 export function createAccountServices(config: Config, deps: { clock?: Clock } = {}) {
   const log = pino({ level: config.LOG_LEVEL, name: 'accounts' });
-  const store: Store = createStore({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const onError = (error: Error) => log.warn({ err: error }, 'a database connection failed; the pool replaces it');
+  const store: Store = createStore({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, onError });
   const mailer = createMailer(config, log);
   const rateLimiter: RateLimiter = createRateLimiter(config, (error) => log.warn({ err: String(error) }, 'rate limiter unavailable; request allowed'));
   const accounts = createAccounts({ store, mailer, config, log, clock: deps.clock });

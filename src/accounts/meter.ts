@@ -3,6 +3,7 @@
 import { AppError, ValidationError } from '../errors.js';
 import type { FetchResult } from '../http/schemas.js';
 import { ESTIMATE_MILLICREDITS, MILLICREDITS_PER_CREDIT, ROUTE_MILLICREDITS, fetchMillicredits, searchMillicredits, toCredits } from '../pricing.js';
+import { creditsCharged } from '../metrics/registry.js';
 import type { FetchService } from '../services/fetch-service.js';
 import type { Account } from '../store/types.js';
 import type { Credits, QuotaShortfall } from './credits.js';
@@ -169,11 +170,12 @@ export function createMetering(deps: { credits: Credits; publicBaseUrl: string; 
       const started = performance.now();
       const settleAs = async (status: string, priced: Priced) => {
         try {
-          await credits.settle(reserved.reservation, {
+          const charged = await credits.settle(reserved.reservation, {
             priceMillis: status === 'ok' ? priced.millis : 0,
             key_id: keyId,
             ...ledgerDetails(spec as Metered<unknown>, priced, status, started),
           });
+          creditsCharged.inc({ operation: spec.operation }, charged / MILLICREDITS_PER_CREDIT);
         } catch (error) {
           // The work is done; a ledger failure must not withhold its result. The reservation stays charged.
           onError(error, 'settling a reservation');

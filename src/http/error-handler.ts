@@ -1,9 +1,11 @@
 // The one place errors become HTTP responses: framework errors are translated, then errors.ts renders them.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, ValidationError, renderError } from '../errors.js';
+import { isStoreUnavailable, storeUnavailable } from '../store/unavailable.js';
 import { toValidationIssues } from './validation.js';
 
 function translate(error: FastifyError): unknown {
+  if (isStoreUnavailable(error)) return storeUnavailable();
   if (error.validation) return new ValidationError(toValidationIssues(error.validation, error.validationContext ?? 'body'));
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -23,7 +25,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const translated = translate(error);
     const { status, body } = renderError(translated);
-    if (status >= 500) request.log.error({ err: error }, 'unhandled error');
+    if (translated instanceof AppError && translated.code === 'store_unavailable') request.log.warn({ err: error }, 'account store unavailable');
+    else if (status >= 500) request.log.error({ err: error }, 'unhandled error');
     if (translated instanceof AppError && translated.options.headers) void reply.headers(translated.options.headers);
     void reply.code(status).send(body);
   });

@@ -1,5 +1,5 @@
 // Rate-limit counters in Redis, shared by every process: one INCR and, on a window's first hit, its expiry, atomically.
-import { Redis } from 'ioredis';
+import { connectRedis } from '../cache/redis-connection.js';
 import { decide, type RateLimiter } from './types.js';
 
 const HIT = `
@@ -11,8 +11,7 @@ return {count, ttl}`;
 
 export function createRedisRateLimiter(options: { url: string; prefix?: string; onError?: (error: unknown) => void }): RateLimiter {
   const prefix = options.prefix ?? 'fetchdown:ratelimit:';
-  const redis = new Redis(options.url, { maxRetriesPerRequest: 1, commandTimeout: 2000, lazyConnect: false });
-  redis.on('error', () => undefined); // reported per command below; ioredis reconnects by itself
+  const redis = connectRedis(options.url);
   return {
     kind: 'redis',
     async hit(key, limit, windowSeconds) {

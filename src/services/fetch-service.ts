@@ -8,6 +8,7 @@ import type { Router } from '../fetchers/router.js';
 import { FETCHER_NAMES, type FetcherChoice } from '../fetchers/types.js';
 import type { FetchResult, Format } from '../http/schemas.js';
 import { normalizeUrl } from '../net/normalize-url.js';
+import { cacheLookups, trackUpstream, upstreamFetches } from '../metrics/registry.js';
 import { createLimiter } from '../util/limiter.js';
 import { createSingleFlight } from '../util/single-flight.js';
 import { createAnswerMemo } from './answer-memo.js';
@@ -74,6 +75,7 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
   const { config, cache, router } = deps;
   const inflight = createSingleFlight<CacheHit<StoredPage>>();
   const limiter = createLimiter(config.FETCH_CONCURRENCY);
+  trackUpstream(limiter);
   const answers = createAnswerMemo();
   // Parsing, normalising and hashing a URL cost more than the rest of a cache hit, so the keys of recent URLs are kept.
   const keysByUrl = new Map<string, { key: string; keyHash: string }>();
@@ -107,6 +109,7 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
       limiter.run(async () => {
         const started = performance.now();
         const routed = await router.fetch(url, { fetcher });
+        upstreamFetches.inc({ fetcher: routed.fetcher, outcome: routed.outcome.ok ? 'ok' : routed.outcome.failure.code });
         if (!routed.outcome.ok) throw failureToError(routed.outcome.failure);
         const stored = toStoredPage(routed.outcome.page, routed.fetcher, Math.round(performance.now() - started));
         return writeOrSkip(cache, key, stored, config.CACHE_TTL_SECONDS);
@@ -137,6 +140,7 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
       return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: cursor.offset, hit: true });
     }
     const cached = request.useCache ? await readCache(key) : null;
+    if (request.useCache) cacheLookups.inc({ result: cached ? 'hit' : 'miss' });
     if (!cached) {
       const entry = await fetchFresh(parseTargetUrl(request.url, loc), key, fetcher);
       return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: 0, hit: false });
