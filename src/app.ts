@@ -19,6 +19,7 @@ import { ErrorResponse, HTTPValidationError, withOptionalDefaults } from './http
 import { createValidatorCompiler } from './http/validator.js';
 import { registerDrain } from './http/drain.js';
 import { registerMetrics } from './metrics/http.js';
+import { runInRequest } from './util/request-context.js';
 import type { Services } from './services/index.js';
 import { API_VERSION } from './version.js';
 
@@ -61,6 +62,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(createValidatorCompiler());
   registerErrorHandling(app);
+  app.addHook('onRequest', (request, _reply, done) => runInRequest(request.id, done));
   registerDrain(app);
   registerMetrics(app, { token: services.config.METRICS_TOKEN });
   app.addHook('onReady', () => services.store.migrate());

@@ -4,6 +4,13 @@ import { AppError, ValidationError, renderError } from '../errors.js';
 import { isStoreUnavailable, storeUnavailable } from '../store/unavailable.js';
 import { toValidationIssues } from './validation.js';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The error behind a 5xx answer, for the request's log line. */
+    failure?: unknown;
+  }
+}
+
 function translate(error: FastifyError): unknown {
   if (isStoreUnavailable(error)) return storeUnavailable();
   if (error.validation) return new ValidationError(toValidationIssues(error.validation, error.validationContext ?? 'body'));
@@ -25,8 +32,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const translated = translate(error);
     const { status, body } = renderError(translated);
-    if (translated instanceof AppError && translated.code === 'store_unavailable') request.log.warn({ err: error }, 'account store unavailable');
-    else if (status >= 500) request.log.error({ err: error }, 'unhandled error');
+    // Logged once, on the request's own line (request-log.ts), with the cause chain.
+    if (status >= 500) request.failure = error;
     if (translated instanceof AppError && translated.options.headers) void reply.headers(translated.options.headers);
     void reply.code(status).send(body);
   });

@@ -58,7 +58,7 @@ const pgTypes = {
 };
 
 /** How long a request waits for a Postgres connection before it fails (503 store_unavailable) rather than hangs. */
-const CONNECT_TIMEOUT_MS = 3000;
+const CONNECT_TIMEOUT_MS = 5000;
 
 /** onError: told about a pooled connection that died (a restart, a failover); the pool replaces it by itself. */
 export function createStore(options: { databaseUrl?: string; dataDir: string; onError?: (error: Error) => void }): Store {

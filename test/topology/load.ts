@@ -4,7 +4,8 @@ import { Agent, request } from 'undici';
 
 export interface LoadOptions {
   base: string;
-  apiKey: string;
+  /** Connection i sends key i mod n: one account's requests queue on its row lock (one charge at a time). */
+  apiKeys: string[];
   connections: number;
   /** The load runs at least this long, and until `until` (if given) has resolved. */
   durationMs: number;
@@ -51,7 +52,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   options.until?.finally(() => (released = true)).catch(() => undefined); // the caller awaits `until` itself
   let served = 0;
 
-  async function one(): Promise<void> {
+  async function one(apiKey: string): Promise<void> {
     const cached = Math.random() < options.cachedShare && options.cachedUrls.length > 0;
     const url = cached ? options.cachedUrls[Math.floor(Math.random() * options.cachedUrls.length)]! : options.freshUrl();
     const t0 = performance.now();
@@ -61,7 +62,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       const res = await request(`${options.base}/fetch`, {
         method: 'POST',
         dispatcher: agent,
-        headers: { 'content-type': 'application/json', 'x-service-key': options.apiKey },
+        headers: { 'content-type': 'application/json', 'x-service-key': apiKey },
         body: JSON.stringify({ url }),
         signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
       });
@@ -78,8 +79,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   }
 
   await Promise.all(
-    Array.from({ length: options.connections }, async () => {
-      while (performance.now() < end || !released) await one();
+    Array.from({ length: options.connections }, async (_, i) => {
+      const apiKey = options.apiKeys[i % options.apiKeys.length]!;
+      while (performance.now() < end || !released) await one(apiKey);
     }),
   );
   await agent.close();

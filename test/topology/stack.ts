@@ -151,6 +151,7 @@ export async function startApi(port: number, env: Record<string, string>, dataDi
 export interface Nginx {
   base: string;
   child: Child;
+  dir: string;
 }
 
 /** Renders deploy/nginx/fetchdown.conf.template for these ports inside a minimal nginx.conf, and starts nginx. */
@@ -172,7 +173,10 @@ export async function startNginx(upstreamPorts: number[]): Promise<Nginx> {
       `error_log ${join(dir, 'error.log')} warn;`,
       'events { worker_connections 1024; }',
       'http {',
-      `  access_log off; ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join(' ')}`,
+      `  ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join(' ')}`,
+      // When each request started and ended, which processes it went to, and what they and the client got.
+      "  log_format topology '$msec|$request_time|$upstream_addr|$upstream_status|$status|$request_method|$uri';",
+      `  access_log ${join(dir, 'access.log')} topology;`,
       `  include ${join(dir, 'fetchdown.conf')};`,
       '}',
     ].join('\n'),
@@ -180,11 +184,35 @@ export async function startNginx(upstreamPorts: number[]): Promise<Nginx> {
   const child = startChild('nginx', NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;']);
   const base = `http://127.0.0.1:${port}`;
   await waitUntil(child, 'nginx answering /health', async () => (await fetch(`${base}/health`)).status === 200, 30_000);
-  return { base, child };
+  return { base, child, dir };
 }
 
 /** nginx's own error log (upstream failures and retries), for assertion messages. */
 export function nginxErrors(nginx: Nginx): string {
-  const dir = /-p (\S+)/.exec(nginx.child.process.spawnargs.join(' '))?.[1];
-  return dir && existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8').slice(-8000) : '';
+  const file = join(nginx.dir, 'error.log');
+  return existsSync(file) ? readFileSync(file, 'utf8').slice(-8000) : '';
+}
+
+export interface AccessLine {
+  /** When nginx received the request and when it answered (epoch ms). */
+  startedAt: number;
+  endedAt: number;
+  /** The processes tried, in order ("127.0.0.1:8081, 127.0.0.1:8082" after a retry). */
+  upstreams: string;
+  status: number;
+  path: string;
+}
+
+/** nginx's access log so far, in the topology format. */
+export function nginxAccess(nginx: Nginx): AccessLine[] {
+  const file = join(nginx.dir, 'access.log');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [msec, seconds, upstreams, , status, , path] = line.split('|');
+      const endedAt = Number(msec) * 1000;
+      return { startedAt: endedAt - Number(seconds) * 1000, endedAt, upstreams: upstreams!, status: Number(status), path: path! };
+    });
 }

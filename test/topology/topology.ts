@@ -15,8 +15,8 @@ export interface Topology {
   db: pg.Pool;
   /** SIGTERM process i, wait for it to exit, start it again on its port and wait until it is ready. */
   restart(i: number): Promise<{ exit: string }>;
-  /** SIGKILL process i and start it again once it is gone. */
-  kill9(i: number): Promise<void>;
+  /** SIGKILL process i and start it again once it is gone; resolves with when it was seen gone (epoch ms). */
+  kill9(i: number): Promise<{ goneAt: number }>;
   close(): Promise<void>;
 }
 
@@ -46,7 +46,9 @@ export async function startTopology(options: { processes: number; env: Record<st
       const old = apis[i]!;
       signal(old.child, 'SIGKILL');
       await old.child.exited;
+      const goneAt = Date.now();
       apis[i] = await start(i);
+      return { goneAt };
     },
     async close() {
       for (const api of apis) signal(api.child, 'SIGKILL');
@@ -89,12 +91,12 @@ export async function newAccount(topology: Topology, plan?: string): Promise<{ i
   return { id, apiKey: res.body.api_key, keyId: res.body.key_id, email };
 }
 
-/** The account's fetch rows in the ledger: ok (served, charged) and the rest. */
-export async function ledgerRows(topology: Topology, accountId: number): Promise<{ ok: number; other: number; credits: number }> {
+/** The accounts' fetch rows in the ledger: ok (served, charged) and the rest. */
+export async function ledgerRows(topology: Topology, accountIds: number[]): Promise<{ ok: number; other: number; credits: number }> {
   const { rows } = await topology.db.query<{ ok: string; other: string; millis: string | null }>(
     `select count(*) filter (where status = 'ok') as ok, count(*) filter (where status <> 'ok') as other, sum(credits_millis) as millis
-       from ledger where account_id = $1 and operation = 'fetch'`,
-    [accountId],
+       from ledger where account_id = any($1) and operation = 'fetch'`,
+    [accountIds],
   );
   return { ok: Number(rows[0]!.ok), other: Number(rows[0]!.other), credits: Number(rows[0]!.millis ?? 0) / 1000 };
 }
