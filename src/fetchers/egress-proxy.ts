@@ -69,7 +69,9 @@ export async function startEgressProxy(policy: AddressPolicy): Promise<EgressPro
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     headers.connection = 'close'; // one request per upstream socket: nothing pools connections past the guard
     const upstream = httpRequest({ createConnection: () => socket, method: req.method, path: url.pathname + url.search, headers, setHost: false });
+    req.on('error', () => upstream.destroy());
     upstream.on('response', (response) => {
+      response.on('error', () => res.destroy()); // the site cut the answer short
       const out: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(response.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
       res.writeHead(response.statusCode ?? 502, out);
