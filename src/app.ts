@@ -22,6 +22,9 @@ import { mcpRoutes } from './http/routes/mcp.js';
 import { searchRoutes } from './http/routes/search.js';
 import { createValidatorCompiler } from './http/validator.js';
 import { pageRoutes } from './pages/routes.js';
+import { registerDrain } from './http/drain.js';
+import { registerMetrics } from './metrics/http.js';
+import { runInRequest } from './util/request-context.js';
 import { API_VERSION } from './version.js';
 
 export { API_VERSION };
@@ -72,6 +75,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(createValidatorCompiler());
   registerErrorHandling(app);
   echoRequestIds(app);
+  app.addHook('onRequest', (request, _reply, done) => runInRequest(request.id, done));
+  registerDrain(app);
+  registerMetrics(app, { token: deps.config.METRICS_TOKEN });
   app.addHook('onReady', () => deps.store.migrate());
   await app.register(healthRoutes, { deps });
   // Metered routes: X-Service-Key (or the anonymous tier) and rate limits; the operations bill the caller.

@@ -79,6 +79,10 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_MAIL_PER_HOUR: Int(10, 0),
   // Which peers may set X-Forwarded-For (the client IP of per-IP limits): true, false, or addresses/CIDRs/range names.
   TRUST_PROXY: Type.String({ default: 'loopback,linklocal,uniquelocal', minLength: 1 }),
+  // GET /metrics (Prometheus): a bearer token scrapers send; unset, only callers on this machine may read it.
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  // On SIGTERM: how long requests in flight may take to finish before the process closes anyway.
+  SHUTDOWN_GRACE_MS: Int(25000, 0, 600000),
 });
 
 export type Config = Readonly<Static<typeof ConfigSchema>>;

@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   fetcher_unavailable: 503,
   search_not_configured: 503,
   cache_unavailable: 503,
+  store_unavailable: 503,
   search_failed: 502,
   invalid_api_key: 401,
   invalid_session: 401,

@@ -1,4 +1,4 @@
-// Process entry: load config, build the dependencies and the app, listen, and close everything on SIGTERM/SIGINT.
+// Process entry: load config, build services and app, listen; on SIGTERM/SIGINT drain (http/drain.ts), then close.
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,7 +21,9 @@ export async function startServer(defaults: Record<string, string> = {}): Promis
   const deps = createDeps(config);
   const app = await buildApp(deps);
   const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
+    app.log.info({ signal }, 'draining: no new connections, finishing the requests in flight');
+    const left = await app.drain(config.SHUTDOWN_GRACE_MS);
+    app.log.info(left, 'drained; shutting down');
     await app.close();
     await deps.close();
     process.exit(0);

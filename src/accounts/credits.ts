@@ -112,11 +112,11 @@ export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTab
   /**
    * Turns a reservation into the real charge and writes the ledger row. Charges less than reserved are refunded to
    * where they came from; a charge above the reservation (a fallback to a dearer fetcher) takes what is left and
-   * writes off the rest, since the content has already been delivered.
+   * writes off the rest, since the content has already been delivered. Resolves with the millicredits charged.
    */
-  async function settle(reservation: Reservation, settlement: Settlement): Promise<void> {
+  async function settle(reservation: Reservation, settlement: Settlement): Promise<number> {
     const { priceMillis, ...row } = settlement;
-    await store.transaction(async (trx) => {
+    return store.transaction(async (trx) => {
       const account = await lockAccount(trx, reservation.accountId);
       const allowance = allowanceOf(account, plans, clock.now());
       const samePeriod = allowance.period === reservation.period;
@@ -162,6 +162,7 @@ export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTab
           at: clock.now(),
         })
         .execute();
+      return charged;
     });
   }
 

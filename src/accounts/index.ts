@@ -13,6 +13,7 @@ import { createKeys } from './keys.js';
 import { createLogin } from './login.js';
 import { createMetrics } from './metrics.js';
 import { planTable } from './plans.js';
+import { requestFields } from '../util/request-context.js';
 import { createUsage } from './usage.js';
 
 export type { Clock } from './clock.js';
@@ -93,8 +94,9 @@ export type Accounts = ReturnType<typeof createAccounts>;
 
 /** Store, mailer, rate limiter and the accounts service, from the config; close() releases them in order. */
 export function createAccountServices(config: Config, deps: { clock?: Clock } = {}) {
-  const log = pino({ level: config.LOG_LEVEL, name: 'accounts' });
-  const store: Store = createStore({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const log = pino({ level: config.LOG_LEVEL, name: 'accounts', mixin: requestFields });
+  const onError = (error: Error) => log.warn({ err: error }, 'a database connection failed; the pool replaces it');
+  const store: Store = createStore({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, onError });
   const mailer = createMailer(config, log);
   const rateLimiter: RateLimiter = createRateLimiter(config, (error) =>
     log.warn({ err: String(error) }, 'rate limiter unavailable; request allowed'),

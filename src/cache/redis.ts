@@ -1,22 +1,12 @@
 // Shared cache for several API processes: Redis, each entry one key with a native expiry (SET … PX), its value the
 // JSON of the whole hit so storedAt and expiresAt travel with it.
-import { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../util/clock.js';
+import { connectRedis } from './redis-connection.js';
 import type { Cache, CacheHit } from './types.js';
 
 export function createRedisCache(options: { url: string; keyPrefix?: string; clock?: Clock }): Cache {
   const clock = options.clock ?? systemClock;
-  const redis = new Redis(options.url, {
-    keyPrefix: options.keyPrefix ?? 'fd:cache:',
-    lazyConnect: false,
-    connectTimeout: 5_000,
-    // A request fails after two reconnect attempts instead of ioredis's default twenty, so a Redis outage turns into
-    // errors (and a failing /ready) within seconds rather than hung requests.
-    maxRetriesPerRequest: 2,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-  });
-  // Without a listener ioredis prints every reconnect error; failures reach callers as rejected commands and ping().
-  redis.on('error', () => {});
+  const redis = connectRedis(options.url, { keyPrefix: options.keyPrefix ?? 'fd:cache:' });
 
   return {
     async get<T>(key: string) {

@@ -175,7 +175,9 @@ export async function startEgressProxy(policy: AddressPolicy, options: EgressPro
       headers,
       setHost: false,
     });
+    req.on('error', () => upstream.destroy());
     upstream.on('response', (response) => {
+      response.on('error', () => res.destroy()); // the site cut the answer short
       const out: Record<string, string | string[]> = {};
       // A site cannot pass itself off as the proxy: its own copy of the marker is dropped.
       for (const [name, value] of Object.entries(response.headers))

@@ -9,6 +9,7 @@ import { createHtmlFetcher } from './html.js';
 import { createPdfFetcher } from './pdf.js';
 import { createReaderFetcher } from './reader.js';
 import { createRobotsPolicy } from './robots.js';
+import { trackBrowserPool } from '../metrics/registry.js';
 import { createRouter } from './router.js';
 
 export type { Router, Routed } from './router.js';
@@ -50,5 +51,13 @@ export function createFetchers(config: Config, deps: { client: SafeClient; cache
     },
     robots: config.ROBOTS_TXT === 'ignore' ? null : createRobotsPolicy({ client, cache, token: BOT_TOKEN }),
   });
-  return { router, browserPool: pool, close: () => pool.close() };
+  const untrack = trackBrowserPool(pool);
+  return {
+    router,
+    browserPool: pool,
+    close: () => {
+      untrack();
+      return pool.close();
+    },
+  };
 }

@@ -3,8 +3,17 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { toValidationIssues } from '../contract/issues.js';
 import { AppError, ValidationError, renderError } from '../errors.js';
+import { isStoreUnavailable, storeUnavailable } from '../store/unavailable.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The error behind a 5xx answer, for the request's log line. */
+    failure?: unknown;
+  }
+}
 
 function translate(error: FastifyError): unknown {
+  if (isStoreUnavailable(error)) return storeUnavailable();
   if (error.validation)
     return new ValidationError(toValidationIssues(error.validation, error.validationContext ?? 'body'));
   switch (error.code) {
@@ -26,7 +35,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const translated = translate(error);
     const { status, body } = renderError(translated);
-    if (status >= 500) request.log.error({ err: error }, 'unhandled error');
+    // Logged once, on the request's own line (request-log.ts), with the cause chain.
+    if (status >= 500) request.failure = error;
     if (translated instanceof AppError && translated.options.headers) void reply.headers(translated.options.headers);
     void reply.code(status).send({ ...body, request_id: request.id });
   });

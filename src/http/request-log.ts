@@ -18,7 +18,8 @@ export class RequestLog extends LogController {
     const level: Level = error || status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
     // Checked first so that a line below the logger's level costs no allocation ('silent' is not in the table).
     if (!(SEVERITY[level]! >= (SEVERITY[reply.log.level] ?? Infinity))) return;
-    const fields = { req: request, res: reply, responseTime: reply.elapsedTime, ...(error ? { err: error } : {}) };
+    const failure = error ?? request.failure;
+    const fields = { req: request, res: reply, responseTime: reply.elapsedTime, ...(failure ? { err: failure } : {}) };
     reply.log[level](fields, error ? 'request errored' : 'request completed');
   }
 }

@@ -4,6 +4,9 @@ import type { Mailer, MailMessage } from './types.js';
 
 export function createSmtpMailer(options: { url: string; from: string }): Mailer {
   const transport = nodemailer.createTransport(options.url);
+  // A pooled transport (SMTP_URL with ?pool=true) emits 'error' when an idle connection fails; unhandled, that would
+  // end the process. Each send still reports its own failure.
+  transport.on('error', () => undefined);
   return {
     kind: 'smtp',
     async send(message: MailMessage) {

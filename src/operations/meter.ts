@@ -13,6 +13,7 @@ import {
   searchMillicredits,
   toCredits,
 } from '../pricing.js';
+import { creditsCharged } from '../metrics/registry.js';
 import type { Account } from '../store/types.js';
 
 export type Caller =

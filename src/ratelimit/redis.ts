@@ -1,5 +1,5 @@
 // Rate-limit counters in Redis, shared by every process: one INCR and, on a window's first hit, its expiry, atomically.
-import { Redis } from 'ioredis';
+import { connectRedis } from '../cache/redis-connection.js';
 import { decide, type RateLimiter } from './types.js';
 
 const HIT = `
@@ -15,8 +15,7 @@ export function createRedisRateLimiter(options: {
   onError?: (error: unknown) => void;
 }): RateLimiter {
   const prefix = options.prefix ?? 'fetchdown:ratelimit:';
-  const redis = new Redis(options.url, { maxRetriesPerRequest: 1, commandTimeout: 2000, lazyConnect: false });
-  redis.on('error', () => undefined); // reported per command below; ioredis reconnects by itself
+  const redis = connectRedis(options.url);
   return {
     kind: 'redis',
     async hit(key, limit, windowSeconds) {

@@ -8,6 +8,7 @@ import type { Router } from '../fetchers/router.js';
 import { FETCHER_NAMES, type FetcherChoice, type FetcherName } from '../fetchers/types.js';
 import type { FetchResult, Format } from '../contract/fetch.js';
 import { normalizeUrl } from '../net/normalize-url.js';
+import { cacheLookups, trackUpstream, upstreamFetches } from '../metrics/registry.js';
 import { createLimiter } from '../util/limiter.js';
 import { createSingleFlight } from '../util/single-flight.js';
 import { createAnswerMemo } from './answer-memo.js';
@@ -90,6 +91,7 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
   const { config, cache, router } = deps;
   const inflight = createSingleFlight<CacheHit<StoredPage>>();
   const limiter = createLimiter(config.FETCH_CONCURRENCY);
+  trackUpstream(limiter);
   const answers = createAnswerMemo();
   // Parsing, normalising and hashing a URL cost more than the rest of a cache hit, so the keys of recent URLs are kept.
   const keysByUrl = new Map<string, { key: string; keyHash: string }>();
@@ -127,6 +129,10 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
       limiter.run(async () => {
         const started = performance.now();
         const routed = await router.fetch(url, { fetcher: request.fetcher, pay: request.pay });
+        upstreamFetches.inc({
+          fetcher: routed.fetcher,
+          outcome: routed.outcome.ok ? 'ok' : routed.outcome.failure.code,
+        });
         if (!routed.outcome.ok) throw failureToError(routed.outcome.failure);
         const stored = toStoredPage(routed.outcome.page, routed.fetcher, Math.round(performance.now() - started));
         return writeOrSkip(cache, key, stored, config.CACHE_TTL_SECONDS);
@@ -165,6 +171,7 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
       return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: cursor.offset, hit: true });
     }
     const cached = request.useCache ? await readCache(key) : null;
+    if (request.useCache) cacheLookups.inc({ result: cached ? 'hit' : 'miss' });
     if (!cached) {
       const entry = await fetchFresh(parseTargetUrl(request.url, at.url), key, request);
       return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: 0, hit: false });

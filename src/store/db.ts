@@ -64,12 +64,31 @@ const pgTypes = {
       : (pg.types.getTypeParser(oid, format) as (value: string) => unknown),
 };
 
-export function createStore(options: { databaseUrl?: string; dataDir: string }): Store {
+/** How long a request waits for a Postgres connection before it fails (503 store_unavailable) rather than hangs. */
+const CONNECT_TIMEOUT_MS = 5000;
+
+/** onError: told about a pooled connection that died (a restart, a failover); the pool replaces it by itself. */
+export function createStore(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  onError?: (error: Error) => void;
+}): Store {
   const postgres = options.databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(options.databaseUrl);
   const dialect: Dialect = postgres ? 'postgres' : 'sqlite';
   let db: Kysely<Database>;
   if (postgres) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types: pgTypes });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      types: pgTypes,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
+    // A connection cut by the server (a restart, a failover) emits 'error' on its client, and on the pool too while it
+    // is idle; unhandled, either event ends the process. A client checked out between two queries of a transaction has
+    // no listener of the pool's, so each gets its own: the query in progress fails (503 store_unavailable) and the pool
+    // replaces the client.
+    pool.on('connect', (client) => client.on('error', (error) => options.onError?.(error)));
+    pool.on('error', () => undefined); // already reported by the client's own listener
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     mkdirSync(options.dataDir, { recursive: true });

@@ -1,0 +1,41 @@
+// Tells a database that cannot be reached (down, restarting, refusing connections) from a bug in a query, so the HTTP
+// layer answers 503 store_unavailable for the first and keeps 500 for the second.
+import { AppError } from '../errors.js';
+
+/** Socket errors of a connection that could not be made or was cut. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/** Postgres SQLSTATEs of a server shutting down or starting up (class 57P); class 08 is checked by prefix. */
+const SERVER_CODES = new Set(['57P01', '57P02', '57P03']);
+/** What node-postgres throws without a code when a connection ends or a connect attempt times out. */
+const DRIVER_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended/i;
+
+export function isStoreUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08')))
+    return true;
+  // An AggregateError (connecting to every address of localhost failed) carries the socket errors inside.
+  if (error instanceof AggregateError && error.errors.some(isStoreUnavailable)) return true;
+  return DRIVER_MESSAGES.test(error.message);
+}
+
+export function storeUnavailable(): AppError {
+  return new AppError(
+    'store_unavailable',
+    'the account store is unavailable (the database cannot be reached); retry shortly',
+    {
+      retryHint: 'retry in a few seconds',
+      headers: { 'Retry-After': '5' },
+    },
+  );
+}

@@ -1,0 +1,114 @@
+// A whole deployment as the README describes it: N API processes (dist/main.js) sharing one Postgres and one Redis,
+// nginx in front. Processes can be stopped gracefully, killed, and started again on their port.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { freePort, signal } from './children.js';
+import { startApi, startNginx, tempDir, type ApiProcess, type Nginx } from './stack.js';
+
+export interface Topology {
+  /** The load balancer: every request of the tests goes here. */
+  lb: string;
+  nginx: Nginx;
+  apis: ApiProcess[];
+  /** The account database, for setting up plans and reading the ledger. */
+  db: pg.Pool;
+  /** SIGTERM process i, wait for it to exit, start it again on its port and wait until it is ready. */
+  restart(i: number): Promise<{ exit: string }>;
+  /** SIGKILL process i and start it again once it is gone; resolves with when it was seen gone (epoch ms). */
+  kill9(i: number): Promise<{ goneAt: number }>;
+  close(): Promise<void>;
+}
+
+export async function startTopology(options: { processes: number; env: Record<string, string> }): Promise<Topology> {
+  const dir = tempDir('api');
+  const ports = await Promise.all(Array.from({ length: options.processes }, () => freePort()));
+  const start = (i: number) => startApi(ports[i]!, options.env, join(dir, `p${i}`));
+  // The first process runs the migrations alone; the others then start together.
+  const apis: ApiProcess[] = [await start(0)];
+  apis.push(...(await Promise.all(ports.slice(1).map((_, i) => start(i + 1)))));
+  const nginx = await startNginx(ports);
+  const db = new pg.Pool({ connectionString: options.env.DATABASE_URL, max: 2 });
+  db.on('error', () => undefined); // the Postgres-restart test cuts these connections too
+  return {
+    lb: nginx.base,
+    nginx,
+    apis,
+    db,
+    async restart(i) {
+      const old = apis[i]!;
+      signal(old.child, 'SIGTERM');
+      const exit = await old.child.exited;
+      apis[i] = await start(i);
+      return { exit };
+    },
+    async kill9(i) {
+      const old = apis[i]!;
+      signal(old.child, 'SIGKILL');
+      await old.child.exited;
+      const goneAt = Date.now();
+      apis[i] = await start(i);
+      return { goneAt };
+    },
+    async close() {
+      for (const api of apis) signal(api.child, 'SIGKILL');
+      signal(nginx.child, 'SIGKILL');
+      await Promise.all([...apis.map((a) => a.child.exited), nginx.child.exited]);
+      await db.end().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** JSON over the load balancer. */
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(60_000),
+  });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, body: json, text, headers: res.headers };
+}
+
+let accounts = 0;
+
+/** A new account through the load balancer; `plan` set in the database (as billing would). */
+export async function newAccount(
+  topology: Topology,
+  plan?: string,
+): Promise<{ id: number; apiKey: string; keyId: number; email: string }> {
+  const email = `topology-${process.pid}-${Date.now()}-${accounts++}@example.com`;
+  const res = await call(topology.lb, 'POST', '/account/signup', { email });
+  if (res.status !== 200) throw new Error(`sign-up failed: ${res.status} ${res.text}`);
+  const row = await topology.db.query<{ id: number }>('select id from accounts where email = $1', [email]);
+  const id = row.rows[0]!.id;
+  if (plan) await topology.db.query('update accounts set plan = $1 where id = $2', [plan, id]);
+  return { id, apiKey: res.body.api_key, keyId: res.body.key_id, email };
+}
+
+/** The accounts' fetch rows in the ledger: ok (served, charged) and the rest. */
+export async function ledgerRows(
+  topology: Topology,
+  accountIds: number[],
+): Promise<{ ok: number; other: number; credits: number }> {
+  const { rows } = await topology.db.query<{ ok: string; other: string; millis: string | null }>(
+    `select count(*) filter (where status = 'ok') as ok, count(*) filter (where status <> 'ok') as other, sum(credits_millis) as millis
+       from ledger where account_id = any($1) and operation = 'fetch'`,
+    [accountIds],
+  );
+  return { ok: Number(rows[0]!.ok), other: Number(rows[0]!.other), credits: Number(rows[0]!.millis ?? 0) / 1000 };
+}
