@@ -76,7 +76,16 @@ export default tseslint.config(
   {
     files: ['src/pages/static/**/*.js'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: { document: 'readonly', navigator: 'readonly', window: 'readonly' } },
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: {
+        document: 'readonly',
+        navigator: 'readonly',
+        window: 'readonly',
+        getSelection: 'readonly',
+        setTimeout: 'readonly',
+      },
+    },
   },
   {
     // The dashboard is a client of the public API: it reads the API's JSON answers as any client would, untyped.

@@ -42,7 +42,11 @@ function time(convert: Convert, html: string): { ms: number; markdown: string } 
 const baseline = await loadBaseline();
 const pages = loadPages();
 const candidate: Convert = (html) => htmlToMarkdown(html);
-for (const page of pages.slice(0, 20)) (baseline(page.html), candidate(page.html)); // warm-up: JIT, native loading
+// Warm-up: JIT, native loading.
+for (const page of pages.slice(0, 20)) {
+  baseline(page.html);
+  candidate(page.html);
+}
 
 let baselineMs = 0;
 let candidateMs = 0;

@@ -31,12 +31,10 @@ export function registerDrain(app: FastifyInstance): void {
     if (!draining) return;
     void reply.header('connection', 'close');
     if (request.url === '/ready') {
-      return reply
-        .code(503)
-        .send({
-          status: 'unavailable',
-          checks: { draining: { ok: false, ms: 0, detail: 'shutting down: finishing the requests in flight' } },
-        });
+      return reply.code(503).send({
+        status: 'unavailable',
+        checks: { draining: { ok: false, ms: 0, detail: 'shutting down: finishing the requests in flight' } },
+      });
     }
   });
 

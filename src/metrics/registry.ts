@@ -29,14 +29,18 @@ export const httpInFlight = new Gauge({
 
 export const upstreamFetches = new Counter({
   name: 'fetchdown_fetches_total',
-  help: 'Upstream page fetches (cache misses), by the fetcher that answered last and the outcome: ok or the error code.',
+  help:
+    'Upstream page fetches (cache misses), by the fetcher that answered last and the outcome: ok or the error ' +
+    'code.',
   labelNames: ['fetcher', 'outcome'] as const,
   registers: [registry],
 });
 
 export const cacheLookups = new Counter({
   name: 'fetchdown_cache_lookups_total',
-  help: 'Page cache lookups of /fetch and batch items, by result: hit or miss (a cache that cannot be reached is a miss).',
+  help:
+    'Page cache lookups of /fetch and batch items, by result: hit or miss (a cache that cannot be reached is a ' +
+    'miss).',
   labelNames: ['result'] as const,
   registers: [registry],
 });

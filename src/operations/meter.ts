@@ -232,11 +232,12 @@ export function createMetering(deps: {
       const started = performance.now();
       const settleAs = async (status: string, priced: Priced) => {
         try {
-          await credits.settle(combine(holds), {
+          const charged = await credits.settle(combine(holds), {
             priceMillis: status === 'ok' ? priced.millis : 0,
             key_id: keyId,
             ...ledgerDetails(spec, priced, status, started),
           });
+          creditsCharged.inc({ operation: spec.operation }, charged / MILLICREDITS_PER_CREDIT);
         } catch (error) {
           // The work is done; a ledger failure must not withhold its result. The reservation stays charged.
           onError(error, 'settling a reservation');

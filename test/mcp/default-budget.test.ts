@@ -39,7 +39,7 @@ test('fetch_url without max_tokens returns at most the default budget, with the 
   const { client } = await connectStdio(t, ENV);
   const result = await client.callTool({ name: 'fetch_url', arguments: { url: `${base}/ledgers` } });
   assert.equal(result.isError, undefined);
-  const page = result.structuredContent as unknown as Page;
+  const page = result.structuredContent as Page;
   assert.ok(page.metadata.total_tokens > 90_000, `the page is about 100,000 tokens (${page.metadata.total_tokens})`);
   assert.ok(page.metadata.token_count <= 10_000, `${page.metadata.token_count} tokens`);
   assert.ok(page.metadata.token_count > 9_000, 'the budget is used, not a much smaller default');
@@ -54,7 +54,7 @@ test('fetch_url without max_tokens returns at most the default budget, with the 
     name: 'fetch_url',
     arguments: { url: `${base}/ledgers`, cursor: page.next_cursor },
   });
-  const part = next.structuredContent as unknown as Page;
+  const part = next.structuredContent as Page;
   assert.ok(part.metadata.token_count <= 10_000 && part.markdown.length > 0, 'the next part keeps the budget too');
 });
 
@@ -64,7 +64,7 @@ test('a max_tokens of the caller wins over the default budget', async (t) => {
     name: 'fetch_url',
     arguments: { url: `${base}/ledgers`, max_tokens: 15_000 },
   });
-  const page = result.structuredContent as unknown as Page;
+  const page = result.structuredContent as Page;
   assert.ok(
     page.metadata.token_count > 10_000 && page.metadata.token_count <= 15_000,
     `${page.metadata.token_count} tokens`,
@@ -74,7 +74,7 @@ test('a max_tokens of the caller wins over the default budget', async (t) => {
 test('fetch_multiple shares the budget between its pages; MCP_DEFAULT_MAX_TOKENS sets it', async (t) => {
   const { client } = await connectStdio(t, { ...ENV, MCP_DEFAULT_MAX_TOKENS: '6000' });
   const result = await client.callTool({ name: 'fetch_multiple', arguments: { urls: [`${base}/a`, `${base}/b`] } });
-  const { results } = result.structuredContent as unknown as { results: Page[] };
+  const { results } = result.structuredContent as { results: Page[] };
   assert.equal(results.length, 2);
   for (const page of results)
     assert.ok(

@@ -120,10 +120,10 @@ test('the installed serve command answers /health', async () => {
   });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  const [, base] = (await waitFor(
+  const [, base] = await waitFor<RegExpExecArray>(
     () => /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out),
     () => out,
-  )) as RegExpExecArray;
+  );
   const health = await fetch(`${base}/health`);
   assert.equal(health.status, 200);
   child.kill('SIGTERM');

@@ -129,7 +129,7 @@ describe(
       afterwards.forEach((count, i) =>
         assert.ok(
           count > before[i]!,
-          `process ${i} answered none of the /account/me requests: ${before} → ${afterwards}`,
+          `process ${i} answered none of the /account/me requests: ${before.join(' ')} → ${afterwards.join(' ')}`,
         ),
       );
 
@@ -356,7 +356,7 @@ describe(
         assert.equal(api.child.hasExited(), false, `process ${api.port} died:\n${api.child.output()}`);
       await outage;
       assert.equal(downReady?.status, 503);
-      assert.equal(downReady!.body.checks.database.ok, false);
+      assert.equal(downReady.body.checks.database.ok, false);
       const unexpected = load.failures.filter((f) => f.status !== 503 || !f.detail.includes('"store_unavailable"'));
       assert.deepEqual(
         unexpected.slice(0, 5),

@@ -4,8 +4,8 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../db.js';
 
 export function up(_dialect: Dialect) {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a migration's schema is not today's
-  // (0001-accounts.ts)
+  // A migration's schema is not today's (0001-accounts.ts).
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return async (db: Kysely<any>): Promise<void> => {
     await db.schema
       .createTable('billing_customers')

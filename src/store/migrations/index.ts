@@ -4,7 +4,7 @@ import type { Dialect } from '../db.js';
 import * as m0001 from './0001-accounts.js';
 import * as m0002 from './0002-billing.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a migration's schema is not today's (0001-accounts.ts)
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a migration's schema is not today's (0001-accounts)
 type Step = { up(dialect: Dialect): (db: Kysely<any>) => Promise<void> };
 
 const STEPS: Record<string, Step> = {
