@@ -2,6 +2,7 @@
 // guarantees the API gives: outside code blocks at most one blank line in a row and no trailing whitespace; no
 // U+FEFF; the title as an H1. Code blocks keep their text exactly.
 import { htmlToMarkdown } from '@mdream/js';
+import { capNesting } from './nesting.js';
 import { continuationPrefix, restoreVerbatim } from './verbatim.js';
 
 /** Collapses whitespace and drops Markdown escapes so a heading and a title can be compared. */
@@ -241,5 +242,5 @@ function fixLineStructure(markdown: string): string {
 }
 
 export function convertToMarkdown(contentHtml: string): string {
-  return tidyMarkdown(fixLineStructure(restoreVerbatim(htmlToMarkdown(contentHtml))));
+  return tidyMarkdown(fixLineStructure(restoreVerbatim(htmlToMarkdown(capNesting(contentHtml)))));
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { extractHtml } from '../../src/extract/index.js';
 import { convertToMarkdown, resolveMarkdownUrls, tidyMarkdown } from '../../src/extract/markdown.js';
+import { MAX_NESTING } from '../../src/extract/nesting.js';
 import { normaliseHtml, stripInertMarkup } from '../../src/extract/parse.js';
 
 /**
@@ -41,8 +42,9 @@ test('string passes stay linear on pathological input', () => {
   assertLinear('convertToMarkdown, a paragraph of line breaks', (k) =>
     convertToMarkdown(`<p>${'a  b<br>'.repeat((n / 4) * k)}</p>`),
   );
+  // Past MAX_NESTING levels quotes and lists are unwrapped (src/extract/nesting.ts), so depth costs no more than length.
   assertLinear('convertToMarkdown, quotes and lists nested deep', (k) =>
-    convertToMarkdown(`${'<blockquote><ul><li>a'.repeat(40 * k)}${'</li></ul></blockquote>'.repeat(40 * k)}`),
+    convertToMarkdown(`${'<blockquote><ul><li>a'.repeat(200 * k)}${'</li></ul></blockquote>'.repeat(200 * k)}`),
   );
 });
 
@@ -67,4 +69,13 @@ test('a body of bare text is kept whole', () => {
   const text = 'a < b and c > d. '.repeat(2000).trim();
   const result = extractHtml(text, 'https://x.example/');
   assert.equal(result.text, text);
+});
+
+test('quotes nested past MAX_NESTING levels keep their text, at the deepest level allowed', () => {
+  const deep = `${'<blockquote>'.repeat(MAX_NESTING + 10)}<p>the innermost words</p>${'</blockquote>'.repeat(MAX_NESTING + 10)}`;
+  const markdown = convertToMarkdown(deep);
+  assert.match(markdown, /the innermost words/);
+  const markers = /^((?:> ?)+)the innermost words/m.exec(markdown)?.[1] ?? '';
+  assert.equal(markers.replace(/ /g, '').length, MAX_NESTING);
+  assert.equal(convertToMarkdown('<blockquote><p>shallow</p></blockquote>'), '> shallow');
 });
