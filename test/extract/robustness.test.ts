@@ -42,7 +42,7 @@ test('string passes stay linear on pathological input', () => {
   assertLinear('convertToMarkdown, a paragraph of line breaks', (k) =>
     convertToMarkdown(`<p>${'a  b<br>'.repeat((n / 4) * k)}</p>`),
   );
-  // Past MAX_NESTING levels quotes and lists are unwrapped (src/extract/nesting.ts), so depth costs no more than length.
+  // Past MAX_NESTING levels quotes and lists are unwrapped (src/extract/nesting.ts): depth costs no more than length.
   assertLinear('convertToMarkdown, quotes and lists nested deep', (k) =>
     convertToMarkdown(`${'<blockquote><ul><li>a'.repeat(200 * k)}${'</li></ul></blockquote>'.repeat(200 * k)}`),
   );
