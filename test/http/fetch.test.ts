@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { countTokens } from '../../src/tokens/count.js';
+import { signUp, withKey } from '../helpers/accounts.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -207,7 +208,8 @@ describe('max_tokens and reading in parts', () => {
     const malformed = await api.post('/fetch', { url: site.url('/long'), cursor: 'not-a-cursor' });
     assert.equal(malformed.status, 422);
     assert.match(malformed.body.detail[0].msg, /malformed/);
-    await api.request('DELETE', `/cache?url=${encodeURIComponent(site.url('/long'))}`);
+    const { apiKey } = await signUp(api);
+    await api.request('DELETE', `/cache?url=${encodeURIComponent(site.url('/long'))}`, undefined, withKey(apiKey));
     const expired = await api.post('/fetch', { url: site.url('/long'), max_tokens: 200, cursor });
     assert.equal(expired.status, 422);
     assert.match(expired.body.detail[0].msg, /expired/);

@@ -9,6 +9,7 @@ import {
   type FetcherSite,
   type ReaderStandIn,
 } from '../helpers/fixture-fetchers.js';
+import { signUp, withKey } from '../helpers/accounts.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 let site: FetcherSite;
@@ -146,7 +147,9 @@ describe('the fetcher field', () => {
     const again = await fetchUrl('/article', { fetcher: 'reader' });
     assert.equal(again.body.cache.hit, true);
     assert.equal(again.body.fetch_info.fetcher_used, 'reader');
-    const deleted = await api.request('DELETE', `/cache?url=${encodeURIComponent(site.url('/article'))}`);
+    const { apiKey } = await signUp(api);
+    const q = `/cache?url=${encodeURIComponent(site.url('/article'))}`;
+    const deleted = await api.request('DELETE', q, undefined, withKey(apiKey));
     assert.equal(deleted.body.deleted, true);
     const fresh = await fetchUrl('/article', { fetcher: 'reader' });
     assert.equal(fresh.body.cache.hit, false, 'DELETE /cache removed the forced copy too');

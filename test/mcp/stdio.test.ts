@@ -99,8 +99,12 @@ test('remote mode: every call goes to the API with X-Service-Key, and its errors
   const missing = await client.callTool({ name: 'fetch_url', arguments: { url: site.url('/status/404') } });
   assert.equal(missing.isError, true);
   const direct = await api.request('POST', '/fetch', { url: site.url('/status/404') }, { 'x-service-key': apiKey });
+  // Unchanged but for the request id, which is each request's own (the tool's is the API's, passed through).
+  const passed = JSON.parse(textOf(missing).slice(textOf(missing).indexOf('\n\n{') + 2)) as Record<string, unknown>;
+  assert.match(String(passed.request_id), /^[0-9a-f-]{36}$/);
   assert.ok(
-    textOf(missing).includes(JSON.stringify({ status: 502, ...direct.body })),
+    JSON.stringify({ ...passed, request_id: undefined }) ===
+      JSON.stringify({ status: 502, ...direct.body, request_id: undefined }),
     'the HTTP error body, unchanged',
   );
   assert.match(stderr(), /remote mode, calling http:\/\/127\.0\.0\.1/);
