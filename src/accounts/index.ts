@@ -13,7 +13,6 @@ import { createKeys } from './keys.js';
 import { createLogin } from './login.js';
 import { createMetrics } from './metrics.js';
 import { planTable } from './plans.js';
-import { requestFields } from '../util/request-context.js';
 import { createUsage } from './usage.js';
 
 export type { Clock } from './clock.js';
@@ -39,11 +38,14 @@ export function createAccounts(deps: {
   const sending = new Set<Promise<void>>();
 
   /** Mail goes out in the background, so a response never waits on (or reveals anything through) the mail server. */
-  function deliver(message: MailMessage): void {
+  function deliver(message: MailMessage, requestId: string | undefined): void {
     const sent: Promise<void> = mailer
-      .send(message)
+      .send({ ...message, requestId })
       .catch((error: unknown) =>
-        log.warn({ to: message.to, subject: message.subject, err: String(error) }, 'mail could not be sent'),
+        log.warn(
+          { reqId: requestId, to: message.to, subject: message.subject, err: String(error) },
+          'mail could not be sent',
+        ),
       )
       .finally(() => sending.delete(sent));
     sending.add(sent);
@@ -94,7 +96,7 @@ export type Accounts = ReturnType<typeof createAccounts>;
 
 /** Store, mailer, rate limiter and the accounts service, from the config; close() releases them in order. */
 export function createAccountServices(config: Config, deps: { clock?: Clock } = {}) {
-  const log = pino({ level: config.LOG_LEVEL, name: 'accounts', mixin: requestFields });
+  const log = pino({ level: config.LOG_LEVEL, name: 'accounts' });
   const onError = (error: Error) => log.warn({ err: error }, 'a database connection failed; the pool replaces it');
   const store: Store = createStore({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, onError });
   const mailer = createMailer(config, log);

@@ -38,7 +38,7 @@ export function createLogin(deps: {
   clock: Clock;
   keys: Keys;
   publicBaseUrl: string;
-  deliver(message: MailMessage): void;
+  deliver(message: MailMessage, requestId: string | undefined): void;
 }) {
   const { store, clock, keys, deliver } = deps;
   const base = deps.publicBaseUrl.replace(/\/$/, '');
@@ -70,7 +70,7 @@ export function createLogin(deps: {
   const linkFor = (token: string) => `${base}/auth/verify?token=${token}`;
 
   /** Creates the account and its first key, or, for a known address, sends a sign-in link; both branches do alike. */
-  async function signup(email: string, label: string): Promise<SignupResult> {
+  async function signup(email: string, label: string, requestId?: string): Promise<SignupResult> {
     const address = normalizeEmail(email);
     const token = generateSecret();
     const now = clock.now();
@@ -102,15 +102,15 @@ export function createLogin(deps: {
       return { created: false as const, send: !throttled };
     });
     if (outcome.created) {
-      deliver(apiKeyMessage(address, outcome.apiKey, base));
+      deliver(apiKeyMessage(address, outcome.apiKey, base), requestId);
       return { created: true, apiKey: outcome.apiKey, keyId: outcome.keyId };
     }
-    if (outcome.send) deliver(signInMessage(address, linkFor(token), MAGIC_LINK_TTL_MS / 60_000));
+    if (outcome.send) deliver(signInMessage(address, linkFor(token), MAGIC_LINK_TTL_MS / 60_000), requestId);
     return { created: false };
   }
 
   /** Sends a sign-in link when the address has an account; says nothing either way. */
-  async function requestLogin(email: string): Promise<void> {
+  async function requestLogin(email: string, requestId?: string): Promise<void> {
     const address = normalizeEmail(email);
     const token = generateSecret();
     const now = clock.now();
@@ -122,7 +122,7 @@ export function createLogin(deps: {
       await insertLink(trx, account.id, token, now);
       return true;
     });
-    if (send) deliver(signInMessage(address, linkFor(token), MAGIC_LINK_TTL_MS / 60_000));
+    if (send) deliver(signInMessage(address, linkFor(token), MAGIC_LINK_TTL_MS / 60_000), requestId);
   }
 
   async function explain(

@@ -6,13 +6,6 @@ export const registry = new Registry();
 // Process CPU, memory, handles, GC and event-loop lag (nodejs_eventloop_lag_*), sampled every 10 ms for the lag.
 collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
 
-export const httpRequests = new Counter({
-  name: 'fetchdown_http_requests_total',
-  help: 'HTTP requests answered, by route pattern, method and status code.',
-  labelNames: ['route', 'method', 'status'] as const,
-  registers: [registry],
-});
-
 export const httpDuration = new Histogram({
   name: 'fetchdown_http_request_duration_seconds',
   help: 'Time from the request arriving to the response being written, by route pattern, method and status code.',
@@ -21,10 +14,19 @@ export const httpDuration = new Histogram({
   registers: [registry],
 });
 
-export const httpInFlight = new Gauge({
-  name: 'fetchdown_http_requests_in_flight',
-  help: 'HTTP requests received and not yet answered.',
+// The request count is the histogram's own count, copied at scrape time: counting it again per request would cost
+// every request a second label lookup.
+new Counter({
+  name: 'fetchdown_http_requests_total',
+  help: 'HTTP requests answered, by route pattern, method and status code.',
+  labelNames: ['route', 'method', 'status'] as const,
   registers: [registry],
+  async collect() {
+    this.reset();
+    for (const { metricName, labels, value } of (await httpDuration.get()).values) {
+      if (metricName?.endsWith('_count')) this.inc(labels as Record<'route' | 'method' | 'status', string>, value);
+    }
+  },
 });
 
 export const upstreamFetches = new Counter({
@@ -79,6 +81,7 @@ const readings = {
     'fetchdown_upstream_fetches_queued',
     'Upstream fetches waiting for a FETCH_CONCURRENCY slot.',
   ),
+  httpInFlight: summedGauge('fetchdown_http_requests_in_flight', 'HTTP requests received and not yet answered.'),
   browserBusy: summedGauge('fetchdown_browser_pages_busy', 'Browser pages loading a page for a caller now.'),
   browserQueued: summedGauge(
     'fetchdown_browser_pages_queued',
@@ -99,6 +102,11 @@ export function trackUpstream(limiter: { readonly active: number; readonly queue
     [readings.upstreamActive.sources, () => limiter.active],
     [readings.upstreamQueued.sources, () => limiter.queued],
   ]);
+}
+
+/** Reports an HTTP server's requests in flight; returns the function that stops it. */
+export function trackHttpInFlight(read: Reading): () => void {
+  return track([[readings.httpInFlight.sources, read]]);
 }
 
 /** Reports a browser pool's busy pages and waiting callers; returns the function that stops it. */

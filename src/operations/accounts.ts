@@ -12,13 +12,14 @@ export function createAccountOperations(deps: { accounts: Accounts }) {
   const { accounts } = deps;
 
   return {
-    async signup(input: { email: string; label: string }) {
-      const result = await accounts.signup(input.email, input.label);
+    /** `requestId` is the caller's request, for the log lines of the mail sent after it. */
+    async signup(input: { email: string; label: string }, requestId?: string) {
+      const result = await accounts.signup(input.email, input.label, requestId);
       return result.created
         ? { api_key: result.apiKey, key_id: result.keyId, message: SIGNUP_MESSAGE }
         : { api_key: null, key_id: null, message: SIGNUP_MESSAGE };
     },
-    requestLogin: (email: string) => accounts.requestLogin(email),
+    requestLogin: (email: string, requestId?: string) => accounts.requestLogin(email, requestId),
     checkMagicLink: accounts.checkMagicLink,
     redeemMagicLink: accounts.redeemMagicLink,
     verifySession: accounts.verifySession,

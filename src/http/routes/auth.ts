@@ -79,7 +79,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
     },
     async (request, reply) => {
       await limitMailRequests(deps, request.ip, reply);
-      await accounts.requestLogin(request.body.email);
+      await accounts.requestLogin(request.body.email, request.id);
       return reply.code(202).send({ message: LOGIN_MESSAGE });
     },
   );
