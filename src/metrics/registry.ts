@@ -38,13 +38,26 @@ export const upstreamFetches = new Counter({
   registers: [registry],
 });
 
-export const cacheLookups = new Counter({
+const lookups = { hit: 0, miss: 0 };
+
+/** Counts a page cache lookup: two integers on the hot path, turned into the labelled counter at scrape time. */
+export function countCacheLookup(hit: boolean): void {
+  if (hit) lookups.hit++;
+  else lookups.miss++;
+}
+
+new Counter({
   name: 'fetchdown_cache_lookups_total',
   help:
     'Page cache lookups of /fetch and batch items, by result: hit or miss (a cache that cannot be reached is a ' +
     'miss).',
   labelNames: ['result'] as const,
   registers: [registry],
+  collect() {
+    this.reset();
+    this.inc({ result: 'hit' }, lookups.hit);
+    this.inc({ result: 'miss' }, lookups.miss);
+  },
 });
 
 export const creditsCharged = new Counter({
