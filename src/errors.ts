@@ -29,6 +29,7 @@ export const ERROR_STATUS = {
   invalid_token: 400,
   cross_site_request: 403,
   quota_exceeded: 402,
+  too_many_keys: 409,
   rate_limited: 429,
   billing_not_configured: 503,
   billing_provider_error: 502,
