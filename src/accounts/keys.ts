@@ -25,7 +25,7 @@ export interface IssuedKey {
 export type KeyIssue = ({ ok: true } & IssuedKey) | { ok: false; reason: 'too_many_keys'; max: number };
 
 export type ApiKeyCheck =
-  | { ok: true; account: Account; keyId: number; keyHash: string }
+  | { ok: true; account: Account; keyId: number }
   | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'revoked' };
 
 const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
@@ -152,7 +152,7 @@ export function createKeys(deps: { store: Store; clock: Clock; maxKeysPerAccount
     if (row.revoked_at !== null) return { ok: false, reason: 'revoked' };
     await touch(row.key_id, row.last_used_at);
     const { key_id, key_hash: _hash, revoked_at: _revoked, last_used_at: _used, ...account } = row;
-    return { ok: true, account, keyId: key_id, keyHash };
+    return { ok: true, account, keyId: key_id };
   }
 
   async function touch(keyId: number, lastUsedAt: number | null): Promise<void> {
