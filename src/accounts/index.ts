@@ -23,7 +23,7 @@ export interface AccountsLog {
   error(fields: object, message: string): void;
 }
 
-export type AccountsConfig = Parameters<typeof planTable>[0] & Pick<Config, 'PUBLIC_BASE_URL'>;
+export type AccountsConfig = Parameters<typeof planTable>[0] & Pick<Config, 'PUBLIC_BASE_URL' | 'MAX_KEYS_PER_ACCOUNT'>;
 
 export function createAccounts(deps: {
   store: Store;
@@ -51,7 +51,7 @@ export function createAccounts(deps: {
     sending.add(sent);
   }
 
-  const keys = createKeys({ store, clock });
+  const keys = createKeys({ store, clock, maxKeysPerAccount: config.MAX_KEYS_PER_ACCOUNT });
   const login = createLogin({ store, clock, keys, publicBaseUrl: config.PUBLIC_BASE_URL, deliver });
   const credits = createCredits({ store, clock, plans });
   const metrics = createMetrics({ store, clock });
@@ -60,7 +60,7 @@ export function createAccounts(deps: {
     plans,
     clock,
     ...login,
-    issueKey: (accountId: number, label: string | null) => keys.issueKey(store.db, accountId, label),
+    addKey: keys.addKey,
     listKeys: keys.listKeys,
     revokeKey: keys.revokeKey,
     verifyApiKey: keys.verifyApiKey,

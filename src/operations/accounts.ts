@@ -30,7 +30,14 @@ export function createAccountOperations(deps: { accounts: Accounts }) {
     describe: (account: Account) => accounts.describeAccount(account),
     listKeys: (account: Account) => accounts.listKeys(account.id),
     async createKey(account: Account, label: string) {
-      const issued = await accounts.issueKey(account.id, label);
+      const issued = await accounts.addKey(account.id, label);
+      if (!issued.ok)
+        throw new AppError(
+          'too_many_keys',
+          `this account already has ${issued.max} active API keys, the most it may hold; revoke one it no longer ` +
+            'needs (DELETE /account/keys/{key_id}) and create the new one then',
+          { extra: { max_keys: issued.max } },
+        );
       return { api_key: issued.apiKey, key_id: issued.key.id, key: issued.key };
     },
     async revokeKey(account: Account, keyId: number) {

@@ -56,6 +56,7 @@ export async function buildTestApp(
     // Every test app calls from 127.0.0.1, and with Redis the per-IP counts are shared: tests of limits set their own.
     RATE_LIMIT_ANONYMOUS: '0',
     RATE_LIMIT_MAIL_PER_HOUR: '0',
+    RATE_LIMIT_AUTH_FAILURES: '0',
     ...env,
   });
   const services = createDeps(config, options);
