@@ -1,6 +1,7 @@
 // A pool of worker threads for CPU work that must not hold the event loop: a bounded queue, a deadline per task (the
 // worker still running at it is terminated and replaced), and workers recycled after a number of tasks or once their
 // heap has grown past half its limit. It knows nothing of what the tasks do: the entry module serves them (serve.ts).
+import { execArgv } from 'node:process';
 import { Worker } from 'node:worker_threads';
 import type { WorkerEntry } from './entry.js';
 
@@ -51,6 +52,9 @@ export type Reply =
   | { ok: true; value: unknown; heapUsed: number }
   | { ok: false; error: { name: string; message: string; stack?: string } };
 
+/** The process's Node flags, less those a thread refuses (`node --input-type=module -e …` would fail every start). */
+const THREAD_FLAGS = execArgv.filter((flag) => !flag.startsWith('--input-type'));
+
 export function createWorkerPool(options: WorkerPoolOptions) {
   const threads = new Set<Thread>();
   const queue: Job[] = [];
@@ -77,6 +81,7 @@ export function createWorkerPool(options: WorkerPoolOptions) {
     started++;
     const worker = new Worker(options.entry.source, {
       eval: options.entry.eval,
+      execArgv: THREAD_FLAGS,
       resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
       // Piped and dropped: a stray console line must not reach the process's stdout, which is the MCP stdio channel.
       stdout: true,
