@@ -1,7 +1,8 @@
 // Extraction quality as a regression test: the 181 labelled pages of shared/bench/extraction, scored with the
 // benchmark's own metric on `text`, must stay at the targets of issue 3 (F1 ≥ 0.970, P ≥ 0.95, R ≥ 0.975).
 // The pages are extracted on extraction threads, as fetches extract them, and must match this thread's extraction
-// byte for byte. The benchmark sits beside the checkout (CI clones with shared/ beside it): missing, it skips, or fails under CI=true.
+// byte for byte. The benchmark sits beside the checkout (CI clones with shared/ beside it): missing, it skips, or
+// fails under CI=true.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { benchmarkDir, loadBenchmarkPages, scorePredictions, type Predictions } from '../../bench/benchmark-pages.js';

@@ -1,6 +1,7 @@
 // Golden files: each test/extract/golden/<name>.html fragment, put in a minimal article page, must give exactly
-// <name>.md through extractHtml, run on an extraction thread as fetches run it (src/fetchers/conversions.ts). `UPDATE_GOLDEN=1 node --import tsx --test test/extract/golden.test.ts` rewrites the
-// .md files from the current output; read the diff before committing it. The README there says where each comes from.
+// <name>.md through extractHtml, run on an extraction thread as fetches run it (src/fetchers/conversions.ts).
+// `UPDATE_GOLDEN=1 node --import tsx --test test/extract/golden.test.ts` rewrites the .md files from the current
+// output; read the diff before committing it. The README there says where each comes from.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, test } from 'node:test';
