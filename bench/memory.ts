@@ -2,6 +2,7 @@
 // concurrent uncached fetches of ~1 MB pages: idle, peak per round (Linux's VmHWM when there is /proc, else sampled
 // from /metrics) and settled after each round, to show the bound (README "Production") and that nothing accumulates.
 import { readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { killAll, freePort, sleep } from '../test/topology/children.js';
 import { startSite } from '../test/topology/site.js';
 import { buildIfStale, startApi, tempDir } from '../test/topology/stack.js';
@@ -54,6 +55,8 @@ const api = await startApi(
     FETCH_ALLOW_PRIVATE_NETWORKS: '1',
     ROBOTS_TXT: 'ignore',
     BROWSER_POOL_SIZE: '0',
+    // Extraction threads as configured here (one per core by default; EXTRACT_WORKERS=0 for the single thread).
+    ...(process.env.EXTRACT_WORKERS !== undefined && { EXTRACT_WORKERS: process.env.EXTRACT_WORKERS }),
   },
   dataDir,
 );
@@ -78,6 +81,11 @@ process.on('exit', () => void killAll());
 await sleep(SETTLE_MS);
 const idle = procMemory(pid)?.rss ?? (await metricsRss(api.base));
 const settled: number[] = [];
+console.log(
+  `EXTRACT_WORKERS=${process.env.EXTRACT_WORKERS ?? 'default'}; load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 console.log(`idle after start: ${Math.round(idle / MB)} MB\n`);
 console.log('| round | peak RSS so far (MB) | RSS 3 s after (MB) |\n|---|---|---|');
 for (let i = 1; i <= ROUNDS; i++) {

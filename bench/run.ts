@@ -193,3 +193,6 @@ try {
 } finally {
   stop();
 }
+
+// Issue 14's rows (extraction threads: head of line, both cores) start two API processes of their own.
+await import('./threads.js');

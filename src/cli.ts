@@ -39,9 +39,16 @@ function fail(message: string, code: number): never {
   process.exit(code);
 }
 
-function readConfig(): Config {
+/**
+ * Extraction threads unless EXTRACT_WORKERS says otherwise: none for one URL (nothing else waits for this process,
+ * and starting a thread costs more than it saves), one for the MCP server, so a heavy page does not hold its stdio.
+ */
+const ONE_SHOT_WORKERS = '0';
+const MCP_WORKERS = '1';
+
+function readConfig(defaults: Record<string, string> = {}): Config {
   try {
-    return loadConfig(undefined, { DATA_DIR: DEFAULT_DATA_DIR });
+    return loadConfig(undefined, { DATA_DIR: DEFAULT_DATA_DIR, ...defaults });
   } catch (error) {
     if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`, EXIT.config);
     throw error;
@@ -109,7 +116,7 @@ async function fetchCommand(argv: string[]): Promise<void> {
     ...(values['max-tokens'] !== undefined && { max_tokens: asInteger(values['max-tokens']) }),
   });
 
-  const config = readConfig();
+  const config = readConfig({ EXTRACT_WORKERS: ONE_SHOT_WORKERS });
   // Imported here, not at the top: `fetchdown mcp` and `--help` must not wait for the pipeline's modules.
   const { createAgentOperations } = await import('./deps.js');
   const handle = createAgentOperations(config);
@@ -145,7 +152,7 @@ async function runCli(argv: string[]): Promise<void> {
       import('./mcp/stdio.js'),
       import('./operations/deferred.js'),
     ]);
-    const config = readConfig();
+    const config = readConfig({ EXTRACT_WORKERS: MCP_WORKERS });
     const create = async () => (await import('./deps.js')).createAgentOperations(config);
     return runStdioServer(config, deferOperations(agentMode(config), create));
   }

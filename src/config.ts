@@ -1,5 +1,5 @@
 // The only reader of process.env: one schema gives defaults, coercion, validation and the Config type.
-import { homedir } from 'node:os';
+import { availableParallelism, homedir } from 'node:os';
 import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -24,6 +24,16 @@ export const ConfigSchema = Type.Object({
   FETCH_MAX_REDIRECTS: Int(5, 0, 20),
   FETCH_ALLOW_PRIVATE_NETWORKS: Bool(false),
   FETCH_CONCURRENCY: Int(64, 1, 1024),
+  // Extraction threads (src/fetchers/conversions.ts): HTML extraction, Markdown, text, token counts and PDF layout run
+  // off the event loop on this many worker threads (default: one per core; 0: in the calling thread, no deadline).
+  // Up to EXTRACT_QUEUE_MAX pages wait for a thread, beyond that a fetch answers 503 extraction_busy; a page still
+  // being extracted after EXTRACT_TIMEOUT_MS stops with its thread (422 extraction_timeout). A thread is replaced
+  // after EXTRACT_WORKER_MAX_TASKS pages or once its heap passes half of EXTRACT_WORKER_HEAP_MB, its hard limit.
+  EXTRACT_WORKERS: Int(availableParallelism(), 0, 64),
+  EXTRACT_QUEUE_MAX: Int(64, 0, 10000),
+  EXTRACT_TIMEOUT_MS: Int(15000, 100),
+  EXTRACT_WORKER_MAX_TASKS: Int(500, 1),
+  EXTRACT_WORKER_HEAP_MB: Int(1024, 64, 16384),
   USER_AGENT: Type.String({ default: 'FetchdownBot/1.0 (+https://github.com/fetchdown/fetchdown)', minLength: 1 }),
   // Fetchers (src/fetchers/README.md): robots.txt, PDF limits, the headless browser and the reader provider.
   ROBOTS_TXT: Type.Union([Type.Literal('respect'), Type.Literal('ignore')], { default: 'respect' }),

@@ -15,6 +15,9 @@ export const ERROR_STATUS = {
   upstream_timeout: 504,
   no_text_layer: 422,
   empty_content: 422,
+  extraction_timeout: 422,
+  extraction_too_large: 422,
+  extraction_busy: 503,
   reader_failed: 502,
   blocked_by_site: 502,
   robots_disallowed: 403,
@@ -110,6 +113,9 @@ export interface FetchFailure {
     | 'blocked_by_site'
     | 'robots_disallowed'
     | 'fetcher_unavailable'
+    | 'extraction_timeout'
+    | 'extraction_too_large'
+    | 'extraction_busy'
   >;
   detail: string;
   retryable: boolean;
@@ -118,6 +124,8 @@ export interface FetchFailure {
   retryHint?: string;
   /** More fields for the error body (the router's `attempts`). */
   extra?: Record<string, unknown>;
+  /** Response headers that belong to the failure (Retry-After when extraction is at capacity). */
+  headers?: Record<string, string>;
 }
 
 const RETRY_HINTS: Partial<Record<FetchFailure['code'], string>> = {
@@ -131,6 +139,9 @@ const RETRY_HINTS: Partial<Record<FetchFailure['code'], string>> = {
   robots_disallowed:
     "the site's robots.txt asks automated agents not to fetch this URL; it cannot be fetched through this service",
   fetcher_unavailable: 'retry later, or use fetcher "auto"',
+  extraction_timeout: 'the page is too large or too complex to extract in time; fetch a lighter URL for it',
+  extraction_too_large: 'the page needs more memory to extract than the service allows; fetch a lighter URL for it',
+  extraction_busy: 'retry after the number of seconds in Retry-After',
 };
 
 export function failureToError(failure: FetchFailure): AppError {
@@ -139,7 +150,7 @@ export function failureToError(failure: FetchFailure): AppError {
   const retryHint =
     failure.retryHint ??
     (failure.code === 'upstream_status' ? upstreamStatusHint(failure.upstreamStatus) : RETRY_HINTS[failure.code]);
-  return new AppError(failure.code, failure.detail, { retryHint, extra });
+  return new AppError(failure.code, failure.detail, { retryHint, extra, headers: failure.headers });
 }
 
 function upstreamStatusHint(status: number | undefined): string | undefined {

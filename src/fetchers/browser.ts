@@ -3,13 +3,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Response } from 'playwright-core';
 import { extractHtml, type ExtractedContent } from '../extract/index.js';
+import type { FetchFailure } from '../errors.js';
 import type { AddressPolicy } from '../net/guard.js';
 import { navigationFailure, watchDocument, type DocumentWatch } from './browser-failures.js';
 import { checkTarget } from './browser-guard.js';
 import type { BrowserPool, Lease } from './browser-pool.js';
 import { detectChallenge } from './challenge.js';
 import { emptyFailure, isEmptyContent } from './html.js';
-import { failed, type Fetcher, type FetchOutcome } from './types.js';
+import { failed, type Fetcher, type FetchOutcome, type TokenCounts } from './types.js';
 
 /**
  * The page counts as rendered after this long with no DOM mutation and no request in flight: the window of
@@ -28,7 +29,19 @@ export interface BrowserFetcherOptions {
   /** Deadline for the navigation itself. */
   timeoutMs: number;
   maxBytes: number;
+  /** Where the rendered HTML is extracted (conversions.ts: an extraction thread); in this thread when left out. */
+  extract?: (
+    html: string,
+    url: string,
+  ) => Promise<
+    { ok: true; content: ExtractedContent & { tokens?: TokenCounts } } | { ok: false; failure: FetchFailure }
+  >;
 }
+
+const extractHere: NonNullable<BrowserFetcherOptions['extract']> = async (html, url) => ({
+  ok: true,
+  content: extractHtml(html, url),
+});
 
 const MUTATION_KEY = 'fetchdown.lastMutation';
 
@@ -99,12 +112,15 @@ async function render(
   // Quiet is a guess: a busy machine can delay the script that renders past the quiet window. While the page shows
   // no text and the cap allows, wait for another quiet window.
   const waitEnd = performance.now() + options.waitMs;
+  const extract = options.extract ?? extractHere;
   let html: string;
-  let content: ExtractedContent;
+  let content: ExtractedContent & { tokens?: TokenCounts };
   for (;;) {
     await waitForQuiet(lease, Math.max(0, waitEnd - performance.now()));
     html = await readHtml(lease);
-    content = extractHtml(html, page.url());
+    const extracted = await extract(html, page.url());
+    if (!extracted.ok) return failed(extracted.failure);
+    content = extracted.content;
     if (!isEmptyContent(content) || performance.now() >= waitEnd) break;
     await sleep(POLL_MS);
   }
@@ -122,7 +138,9 @@ async function render(
   const truncated = Buffer.byteLength(html) > options.maxBytes;
   if (truncated) {
     html = Buffer.from(html).subarray(0, options.maxBytes).toString('utf8');
-    content = extractHtml(html, finalUrl);
+    const extracted = await extract(html, finalUrl);
+    if (!extracted.ok) return failed(extracted.failure);
+    content = extracted.content;
   }
   if (isEmptyContent(content)) return failed(emptyFailure(finalUrl, 'has no readable text even after rendering'));
   return {
@@ -137,6 +155,7 @@ async function render(
       ...content.details,
       markdown: content.markdown,
       text: content.text,
+      tokens: content.tokens,
       redirects: response ? redirectsOf(response) : 0,
       bytes: Buffer.byteLength(html),
       bodyTruncated: truncated,

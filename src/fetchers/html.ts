@@ -96,17 +96,20 @@ export function convertHtmlResponse(response: HttpResponse): FetchOutcome {
   return { ok: true, page };
 }
 
-export function createHtmlFetcher(deps: { client: SafeClient }): ResponseConverter {
+/** deps.convert: where the body is converted (conversions.ts: an extraction thread); in this thread when left out. */
+export function createHtmlFetcher(deps: {
+  client: SafeClient;
+  convert?: (response: HttpResponse) => Promise<FetchOutcome>;
+}): ResponseConverter {
+  const convert = deps.convert ?? (async (response: HttpResponse) => convertHtmlResponse(response));
   return {
     name: 'html',
     unavailable: () => null,
-    async convert(response) {
-      return convertHtmlResponse(response);
-    },
+    convert,
     async fetch(url, options = {}) {
       const result = await deps.client.request(url, { headers: { accept: ACCEPT }, signal: options.signal });
       if (!result.ok) return result;
-      return convertHtmlResponse(result.response);
+      return convert(result.response);
     },
   };
 }

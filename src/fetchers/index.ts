@@ -5,11 +5,12 @@ import { createAddressPolicy, type AddressRules } from '../net/guard.js';
 import type { SafeClient } from '../net/safe-client.js';
 import { createBrowserFetcher } from './browser.js';
 import { createBrowserPool } from './browser-pool.js';
+import { createConversions } from './conversions.js';
 import { createHtmlFetcher } from './html.js';
 import { createPdfFetcher } from './pdf.js';
 import { createReaderFetcher } from './reader.js';
 import { createRobotsPolicy } from './robots.js';
-import { trackBrowserPool } from '../metrics/registry.js';
+import { trackBrowserPool, trackExtraction } from '../metrics/registry.js';
 import { createRouter } from './router.js';
 
 export type { Router, Routed } from './router.js';
@@ -28,13 +29,22 @@ export function createFetchers(config: Config, deps: { client: SafeClient; cache
     userAgent: config.USER_AGENT,
     acquireTimeoutMs: config.FETCH_TIMEOUT_MS,
   });
+  const conversions = createConversions({
+    workers: config.EXTRACT_WORKERS,
+    queueMax: config.EXTRACT_QUEUE_MAX,
+    timeoutMs: config.EXTRACT_TIMEOUT_MS,
+    maxTasks: config.EXTRACT_WORKER_MAX_TASKS,
+    heapMb: config.EXTRACT_WORKER_HEAP_MB,
+    pdfMaxPages: config.PDF_MAX_PAGES,
+  });
   const router = createRouter({
     client,
     policy,
     fetchers: {
-      html: createHtmlFetcher({ client }),
-      pdf: createPdfFetcher({ client, maxPages: config.PDF_MAX_PAGES }),
+      html: createHtmlFetcher({ client, convert: conversions.html }),
+      pdf: createPdfFetcher({ client, maxPages: config.PDF_MAX_PAGES, convert: conversions.pdf }),
       browser: createBrowserFetcher({
+        extract: conversions.extract,
         pool,
         policy,
         waitMs: config.BROWSER_WAIT_MS,
@@ -52,12 +62,15 @@ export function createFetchers(config: Config, deps: { client: SafeClient; cache
     robots: config.ROBOTS_TXT === 'ignore' ? null : createRobotsPolicy({ client, cache, token: BOT_TOKEN }),
   });
   const untrack = trackBrowserPool(pool);
+  const untrackConversions = trackExtraction(conversions);
   return {
     router,
     browserPool: pool,
-    close: () => {
+    conversions,
+    close: async () => {
       untrack();
-      return pool.close();
+      untrackConversions();
+      await Promise.all([pool.close(), conversions.close()]);
     },
   };
 }

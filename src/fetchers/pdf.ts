@@ -166,19 +166,25 @@ export async function convertPdf(response: HttpResponse, options: PdfOptions): P
   }
 }
 
-export function createPdfFetcher(deps: { client: SafeClient; maxPages: number }): ResponseConverter {
+/** deps.convert: where the PDF is read (conversions.ts: an extraction thread); in this thread when left out. */
+export function createPdfFetcher(deps: {
+  client: SafeClient;
+  maxPages: number;
+  convert?: (response: HttpResponse) => Promise<FetchOutcome>;
+}): ResponseConverter {
   const options = { maxPages: deps.maxPages };
+  const convert = deps.convert ?? ((response: HttpResponse) => convertPdf(response, options));
   return {
     name: 'pdf',
     unavailable: () => null,
-    convert: (response) => convertPdf(response, options),
+    convert,
     async fetch(url, fetchOptions = {}) {
       const result = await deps.client.request(url, {
         headers: { accept: `application/pdf, ${ACCEPT}` },
         signal: fetchOptions.signal,
       });
       if (!result.ok) return result;
-      return convertPdf(result.response, options);
+      return convert(result.response);
     },
   };
 }

@@ -45,6 +45,13 @@ export interface FetchedPage extends Partial<PageDetails> {
   pageCount?: number;
   /** Set by the router when more than one fetcher was tried. */
   attempts?: Attempt[];
+  /** Token counts of `markdown` and `text`, where the content was made (on an extraction thread). */
+  tokens?: TokenCounts;
+}
+
+export interface TokenCounts {
+  markdown: number;
+  text: number;
 }
 
 export type FetchOutcome = { ok: true; page: FetchedPage } | { ok: false; failure: FetchFailure };

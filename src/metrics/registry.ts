@@ -60,6 +60,15 @@ new Counter({
   },
 });
 
+export const extractionTasks = new Counter({
+  name: 'fetchdown_extraction_tasks_total',
+  help:
+    'Conversions of a fetched body or a rendered page (html, pdf, extract), by outcome: ok or the error code ' +
+    '(extraction_timeout, extraction_busy…).',
+  labelNames: ['task', 'outcome'] as const,
+  registers: [registry],
+});
+
 export const creditsCharged = new Counter({
   name: 'fetchdown_credits_charged_total',
   help: 'Credits charged to accounts, by operation (fetch, batch, estimate, search…).',
@@ -95,6 +104,18 @@ const readings = {
     'Upstream fetches waiting for a FETCH_CONCURRENCY slot.',
   ),
   httpInFlight: summedGauge('fetchdown_http_requests_in_flight', 'HTTP requests received and not yet answered.'),
+  extractionRunning: summedGauge(
+    'fetchdown_extraction_tasks_running',
+    'Pages being extracted on the extraction threads now (at most EXTRACT_WORKERS).',
+  ),
+  extractionQueued: summedGauge(
+    'fetchdown_extraction_tasks_queued',
+    'Pages waiting for an extraction thread (bounded by EXTRACT_QUEUE_MAX).',
+  ),
+  extractionThreadsStarted: summedGauge(
+    'fetchdown_extraction_threads_started',
+    'Extraction threads started since the process began: the first ones, and each replacement (deadline, recycling).',
+  ),
   browserBusy: summedGauge('fetchdown_browser_pages_busy', 'Browser pages loading a page for a caller now.'),
   browserQueued: summedGauge(
     'fetchdown_browser_pages_queued',
@@ -127,5 +148,16 @@ export function trackBrowserPool(pool: { stats(): { busy: number; queued: number
   return track([
     [readings.browserBusy.sources, () => pool.stats().busy],
     [readings.browserQueued.sources, () => pool.stats().queued],
+  ]);
+}
+
+/** Reports the extraction threads' running and waiting pages; nothing while conversions run in the calling thread. */
+export function trackExtraction(conversions: {
+  stats(): { running: number; queued: number; started: number } | null;
+}): () => void {
+  return track([
+    [readings.extractionRunning.sources, () => conversions.stats()?.running ?? 0],
+    [readings.extractionQueued.sources, () => conversions.stats()?.queued ?? 0],
+    [readings.extractionThreadsStarted.sources, () => conversions.stats()?.started ?? 0],
   ]);
 }

@@ -17,8 +17,10 @@ export interface StoredPage extends FetchedPage {
   tokens: { markdown: number; text: number };
 }
 
+/** The counts come with the page when it was made on an extraction thread; they are made here otherwise. */
 export function toStoredPage(page: FetchedPage, fetcher: FetcherName, fetchMs: number): StoredPage {
-  return { ...page, fetcher, fetchMs, tokens: { markdown: countTokens(page.markdown), text: countTokens(page.text) } };
+  const tokens = page.tokens ?? { markdown: countTokens(page.markdown), text: countTokens(page.text) };
+  return { ...page, fetcher, fetchMs, tokens };
 }
 
 export interface RenderOptions {

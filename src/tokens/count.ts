@@ -25,7 +25,9 @@ function countSegment(text: string): number {
  */
 export const MAX_LETTER_RUN = 256;
 export const MAX_OTHER_RUN = 128;
-export const LONG_RUN = /[\p{L}\p{M}]{256,}|[^\s\p{L}\p{N}]{128,}|\s{128,}/gu;
+// Capped at 65,536 (a multiple of both slices) because irregexp keeps one backtrack entry per repetition: an uncapped
+// run of 6 million letters overflowed the stack. A longer run is found as several matches, sliced alike.
+export const LONG_RUN = /[\p{L}\p{M}]{256,65536}|[^\s\p{L}\p{N}]{128,65536}|\s{128,65536}/gu;
 
 /** `text` cut inside its over-long runs; the whole text as one part when it has none. */
 function segments(text: string): string[] {

@@ -1,10 +1,21 @@
 // Golden files: each test/extract/golden/<name>.html fragment, put in a minimal article page, must give exactly
-// <name>.md through extractHtml. `UPDATE_GOLDEN=1 node --import tsx --test test/extract/golden.test.ts` rewrites the
-// .md files from the current output; read the diff before committing it. The README there says where each comes from.
+// <name>.md through extractHtml, run on an extraction thread as fetches run it (src/fetchers/conversions.ts).
+// `UPDATE_GOLDEN=1 node --import tsx --test test/extract/golden.test.ts` rewrites the .md files from the current
+// output; read the diff before committing it. The README there says where each comes from.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { test } from 'node:test';
-import { extractHtml } from '../../src/extract/index.js';
+import { after, test } from 'node:test';
+import { createConversions } from '../../src/fetchers/conversions.js';
+
+const conversions = createConversions({
+  workers: 1,
+  queueMax: 1000,
+  timeoutMs: 60_000,
+  maxTasks: 1000,
+  heapMb: 1024,
+  pdfMaxPages: 1,
+});
+after(() => conversions.close());
 
 const GOLDEN_DIR = new URL('./golden/', import.meta.url);
 const PAGE_URL = 'https://example.org/docs/page.html';
@@ -33,9 +44,11 @@ test('there are golden cases', () => assert.ok(cases.length >= 15));
 
 for (const name of cases) {
   const gap = KNOWN_GAPS[name];
-  test(name, gap ? { todo: gap } : {}, () => {
+  test(name, gap ? { todo: gap } : {}, async () => {
     const fragment = readFileSync(new URL(`${name}.html`, GOLDEN_DIR), 'utf8');
-    const markdown = `${extractHtml(pageFor(name, fragment), PAGE_URL).markdown}\n`;
+    const extracted = await conversions.extract(pageFor(name, fragment), PAGE_URL);
+    assert.ok(extracted.ok);
+    const markdown = `${extracted.content.markdown}\n`;
     const expectedFile = new URL(`${name}.md`, GOLDEN_DIR);
     if (UPDATE && !gap) writeFileSync(expectedFile, markdown);
     else assert.equal(markdown, readFileSync(expectedFile, 'utf8'));

@@ -127,6 +127,34 @@ function html(
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Pages an attacker would send to hold a process (issue 14): each costs seconds to tens of seconds of CPU to extract.
+ * Made on first request and kept, as they take a moment to build.
+ */
+const HOSTILE_PAGES: Record<string, () => string> = {
+  // About 1.1 MB of <div>s nested 100,000 deep.
+  nested: () =>
+    `<!doctype html><html><head><title>Nested</title></head><body>${'<div>'.repeat(100_000)}Deep text.${'</div>'.repeat(100_000)}</body></html>`,
+  // 50,000 links in one list.
+  links: () =>
+    `<!doctype html><html><head><title>Links</title></head><body><main><h1>Links</h1><ul>` +
+    Array.from({ length: 50_000 }, (_, i) => `<li><a href="/page/${i}">Link number ${i}</a></li>`).join('') +
+    `</ul></main></body></html>`,
+  // 10 MB on one line: words in one paragraph, no line break anywhere.
+  'single-line': () =>
+    `<!doctype html><html><head><title>One line</title></head><body><article><p>` +
+    'words on a single line '.repeat(Math.floor(10_000_000 / 23)) +
+    `</p></article></body></html>`,
+  // About 6 million letters without a space (it overflowed the token counter's stack: a 500).
+  letters: () =>
+    `<!doctype html><html><head><title>Letters</title></head><body><article><p>` +
+    'abcdefghij'.repeat(600_000) +
+    `</p></article></body></html>`,
+};
+const hostileBodies = new Map<string, Buffer>();
+
+export const HOSTILE_KINDS = Object.keys(HOSTILE_PAGES);
+
 export interface FixtureSite {
   origin: string;
   url(path: string): string;
@@ -255,6 +283,13 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       const n = Number(m[1]);
       res.writeHead(n % 2 ? 301 : 302, { location: n > 1 ? `/redirect/${n - 1}` : '/article' });
       return void res.end();
+    }
+    m = /^\/hostile\/([a-z-]+)(?:\/.*)?$/.exec(path);
+    const hostile = m && HOSTILE_PAGES[m[1]!];
+    if (hostile) {
+      let body = hostileBodies.get(m![1]!);
+      if (!body) hostileBodies.set(m![1]!, (body = Buffer.from(hostile())));
+      return html(res, body);
     }
     if (path === '/moved-nowhere')
       return html(res, '<html><body><h1>Moved</h1><p>This page has moved somewhere.</p></body></html>', 302);

@@ -1,0 +1,195 @@
+// `npm run bench:threads` (also part of `npm run bench`): what the extraction threads (issue 14) buy, each row a ratio
+// measured interleaved in one run, with min/median/max over the rounds and the load average printed beside it.
+//   head of line: cached POST /fetch p99 while one 10 MB page is being extracted, against the same probes without it;
+//   both cores:   uncached POST /fetch of the 181 benchmark pages, 8 at once, with threads against EXTRACT_WORKERS=0.
+// Two API processes from the build (dist/main.js), one per setting; the site runs in this process.
+import { rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
+import { Pool } from 'undici';
+import { killAll, freePort } from '../test/topology/children.js';
+import { buildIfStale, startApi, tempDir, type ApiProcess } from '../test/topology/stack.js';
+import { loadBenchmarkPages } from './benchmark-pages.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const PROBES = 4; // probe connections running at once
+const CONCURRENCY = 8;
+const MB = 1024 * 1024;
+
+/** A 10 MB article: 12,000 paragraphs of ordinary prose (the size the issue measured holding the loop 20–30 s). */
+const LARGE_PAGE = Buffer.from(
+  '<!doctype html><html><head><title>Large</title></head><body><article><h1>A large page</h1>' +
+    Array.from(
+      { length: 12_000 },
+      (_, i) =>
+        `<p>Paragraph ${i} says a little about the topic, then a little more, so that it reads like text. `.repeat(8) +
+        '</p>\n',
+    ).join('') +
+    '</article></body></html>',
+);
+
+const { pages } = loadBenchmarkPages();
+const pageById = new Map(pages.map((page) => [page.id, page.raw]));
+const ARTICLE =
+  '<!doctype html><html><head><title>Probe</title></head><body><article><h1>Probe</h1>' +
+  '<p>A short cached page for the probes, of a size a cached answer usually has.</p>'.repeat(40) +
+  '</article></body></html>';
+
+const site = createServer((req, res) => {
+  const path = req.url ?? '/';
+  const body = path.startsWith('/large/')
+    ? LARGE_PAGE
+    : path.startsWith('/page/')
+      ? pageById.get(path.split('/')[2] ?? '')
+      : Buffer.from(ARTICLE);
+  if (!body) return void res.writeHead(404).end();
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length }).end(body);
+});
+site.listen(0, '127.0.0.1');
+await new Promise((resolve) => site.once('listening', resolve));
+const siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+
+async function post(pool: Pool, body: object): Promise<number> {
+  const res = await pool.request({
+    method: 'POST',
+    path: '/fetch',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
+  await res.body.text();
+  return res.statusCode;
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const summary = (values: number[], digits = 2) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return `${sorted[0]!.toFixed(digits)} / ${quantile(sorted, 0.5).toFixed(digits)} / ${sorted.at(-1)!.toFixed(digits)}`;
+};
+
+/** Cached probes, PROBES at once, until `until` resolves; their latencies in ms. */
+async function probe(pool: Pool, until: Promise<unknown>): Promise<number[]> {
+  let done = false;
+  void until.finally(() => (done = true));
+  const latencies: number[] = [];
+  await Promise.all(
+    Array.from({ length: PROBES }, async () => {
+      while (!done) {
+        const started = performance.now();
+        const status = await post(pool, { url: `${siteOrigin}/probe` });
+        if (status !== 200) throw new Error(`probe answered ${status}`);
+        latencies.push(performance.now() - started);
+      }
+    }),
+  );
+  return latencies.sort((a, b) => a - b);
+}
+
+/** One round of the head-of-line row on one API: p99 with a 10 MB page being fetched, then as long without. */
+async function headOfLine(api: ApiProcess, round: number) {
+  const pool = new Pool(api.base, { connections: PROBES + 1 });
+  const started = performance.now();
+  const large = post(pool, { url: `${siteOrigin}/large/${round}`, use_cache: false });
+  const busy = await probe(pool, large);
+  const largeStatus = await large;
+  const ms = performance.now() - started;
+  const quiet = await probe(pool, new Promise((resolve) => setTimeout(resolve, ms)));
+  await pool.close();
+  return {
+    largeStatus,
+    ms,
+    busyP99: quantile(busy, 0.99),
+    busyMax: busy.at(-1)!,
+    quietP99: quantile(quiet, 0.99),
+    probes: [busy.length, quiet.length],
+  };
+}
+
+/** One pass of the 181 pages, CONCURRENCY at once, uncached: pages per second. */
+async function bothCores(api: ApiProcess): Promise<number> {
+  const pool = new Pool(api.base, { connections: CONCURRENCY });
+  const queue = [...pages];
+  const started = performance.now();
+  let failed = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let page = queue.shift(); page; page = queue.shift())
+        if ((await post(pool, { url: `${siteOrigin}/page/${page.id}`, use_cache: false })) !== 200) failed++;
+    }),
+  );
+  await pool.close();
+  if (failed) console.error(`${failed} of ${pages.length} pages failed`);
+  return (pages.length * 1000) / (performance.now() - started);
+}
+
+buildIfStale();
+process.on('exit', () => void killAll());
+const env = (workers: string) => ({
+  LOG_LEVEL: 'warn',
+  FETCH_ALLOW_PRIVATE_NETWORKS: '1',
+  RATE_LIMIT_ANONYMOUS: '0',
+  ROBOTS_TXT: 'ignore',
+  BROWSER_POOL_SIZE: '0',
+  FETCH_TIMEOUT_MS: '120000',
+  FETCH_MAX_BYTES: String(16 * MB),
+  EXTRACT_TIMEOUT_MS: '300000', // the 10 MB page must be extracted, not stopped
+  EXTRACT_WORKERS: workers,
+});
+const dirs = [tempDir('threads-pool'), tempDir('threads-inline')];
+const threaded = await startApi(await freePort(), env('2'), dirs[0]!);
+const inline = await startApi(await freePort(), env('0'), dirs[1]!);
+const apis = { threads: threaded, 'EXTRACT_WORKERS=0': inline };
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+console.log(`load average before: ${load()} (a shared 2-core machine: other agents' work runs beside these figures)`);
+// Warm-up: thread start, JIT, the probe page cached.
+for (const api of Object.values(apis)) {
+  const pool = new Pool(api.base, { connections: 1 });
+  await post(pool, { url: `${siteOrigin}/probe` });
+  await post(pool, { url: `${siteOrigin}/page/${pages[0]!.id}`, use_cache: false });
+  await pool.close();
+}
+
+const hol: Record<string, { ratio: number[]; busy: number[]; quiet: number[]; ms: number[] }> = {};
+const rates: Record<string, number[]> = {};
+for (let round = 0; round < ROUNDS; round++) {
+  // Alternate which setting goes first, so drift in the machine's load weighs on both alike.
+  const order = round % 2 ? (['EXTRACT_WORKERS=0', 'threads'] as const) : (['threads', 'EXTRACT_WORKERS=0'] as const);
+  for (const name of order) {
+    const r = await headOfLine(apis[name], round);
+    const row = (hol[name] ??= { ratio: [], busy: [], quiet: [], ms: [] });
+    row.ratio.push(r.busyP99 / r.quietP99);
+    row.busy.push(r.busyP99);
+    row.quiet.push(r.quietP99);
+    row.ms.push(r.ms);
+    console.error(
+      `round ${round + 1} ${name}: 10 MB page ${r.largeStatus} in ${Math.round(r.ms)} ms; p99 ${r.busyP99.toFixed(1)} ms` +
+        ` (max ${r.busyMax.toFixed(0)}) against ${r.quietP99.toFixed(1)} ms; probes ${r.probes.join('/')}; load ${load()}`,
+    );
+  }
+  for (const name of order) (rates[name] ??= []).push(await bothCores(apis[name]));
+  console.error(
+    `round ${round + 1} pages/s: threads ${rates.threads!.at(-1)!.toFixed(1)}, inline ${rates['EXTRACT_WORKERS=0']!.at(-1)!.toFixed(1)}`,
+  );
+}
+const speedups = rates.threads!.map((rate, i) => rate / rates['EXTRACT_WORKERS=0']![i]!);
+
+console.log(`\n${ROUNDS} rounds, interleaved; min / median / max\n`);
+console.log('| measure | threads (EXTRACT_WORKERS=2) | EXTRACT_WORKERS=0 | ratio | target |\n|---|---|---|---|---|');
+console.log(
+  `| head of line: cached p99 with a 10 MB page in extraction ÷ without | ${summary(hol.threads!.ratio)}× ` +
+    `(p99 ${summary(hol.threads!.busy, 0)} ms against ${summary(hol.threads!.quiet, 0)} ms) | ` +
+    `${summary(hol['EXTRACT_WORKERS=0']!.ratio)}× (p99 ${summary(hol['EXTRACT_WORKERS=0']!.busy, 0)} ms against ` +
+    `${summary(hol['EXTRACT_WORKERS=0']!.quiet, 0)} ms) | — | threads ≤ 2× |`,
+);
+console.log(
+  `| both cores: uncached /fetch, 181 pages, ${CONCURRENCY} at once | ${summary(rates.threads!, 1)} pages/s | ` +
+    `${summary(rates['EXTRACT_WORKERS=0']!, 1)} pages/s | ${summary(speedups)}× | ≥ 1.6× |`,
+);
+console.log(`\nload average after: ${load()}`);
+await killAll();
+site.close();
+for (const dir of dirs) rmSync(dir, { recursive: true, force: true });

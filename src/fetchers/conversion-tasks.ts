@@ -1,0 +1,47 @@
+// The CPU work of a fetch as tasks with plain-data inputs and results, so the same functions run in this thread or on
+// a worker thread (conversions.ts): a response's body → page (HTML extraction, Markdown, text; PDF layout), a
+// rendered page's HTML → content, each with its token counts.
+import { extractHtml, type ExtractedContent } from '../extract/index.js';
+import type { HttpResponse } from '../net/safe-client.js';
+import { countTokens } from '../tokens/count.js';
+import { convertHtmlResponse } from './html.js';
+import { convertPdf } from './pdf.js';
+import type { FetchOutcome, TokenCounts } from './types.js';
+
+/** An HttpResponse as it crosses to a thread: a URL object cannot be copied, and a Buffer arrives as a Uint8Array. */
+export interface WireResponse extends Omit<HttpResponse, 'url' | 'body'> {
+  url: string;
+  body: Uint8Array;
+}
+
+export type CountedContent = ExtractedContent & { tokens: TokenCounts };
+
+export function toWire(response: HttpResponse): WireResponse {
+  return { ...response, url: response.url.href };
+}
+
+function fromWire(wire: WireResponse): HttpResponse {
+  const body = Buffer.from(wire.body.buffer, wire.body.byteOffset, wire.body.byteLength);
+  return { ...wire, url: new URL(wire.url), body };
+}
+
+const countBoth = (content: { markdown: string; text: string }): TokenCounts => ({
+  markdown: countTokens(content.markdown),
+  text: countTokens(content.text),
+});
+
+function withTokens(outcome: FetchOutcome): FetchOutcome {
+  return outcome.ok ? { ok: true, page: { ...outcome.page, tokens: countBoth(outcome.page) } } : outcome;
+}
+
+export const conversionTasks = {
+  html: (response: WireResponse): FetchOutcome => withTokens(convertHtmlResponse(fromWire(response))),
+  pdf: async (input: { response: WireResponse; maxPages: number }): Promise<FetchOutcome> =>
+    withTokens(await convertPdf(fromWire(input.response), { maxPages: input.maxPages })),
+  extract: (input: { html: string; url: string }): CountedContent => {
+    const content = extractHtml(input.html, input.url);
+    return { ...content, tokens: countBoth(content) };
+  },
+};
+
+export type ConversionTask = keyof typeof conversionTasks;

@@ -1,0 +1,104 @@
+// Where the CPU work of a fetch runs: on a pool of worker threads (EXTRACT_WORKERS of them), so a heavy page never
+// holds the event loop that serves every other request, cached ones included; in this thread when EXTRACT_WORKERS=0
+// (the one-shot CLI). A page that runs past EXTRACT_TIMEOUT_MS on its thread is stopped with the thread.
+import type { FetchFailure } from '../errors.js';
+import { extractionTasks } from '../metrics/registry.js';
+import type { HttpResponse } from '../net/safe-client.js';
+import { createWorkerPool, type PoolStats, type TaskFailure } from '../workers/pool.js';
+import { workerEntry } from '../workers/entry.js';
+import { conversionTasks, toWire, type ConversionTask, type CountedContent } from './conversion-tasks.js';
+import { failed, type FetchOutcome } from './types.js';
+
+export interface ConversionOptions {
+  workers: number;
+  queueMax: number;
+  timeoutMs: number;
+  maxTasks: number;
+  heapMb: number;
+  pdfMaxPages: number;
+}
+
+export type Extraction = { ok: true; content: CountedContent } | { ok: false; failure: FetchFailure };
+
+export interface Conversions {
+  /** A 2xx response with a textual body → page (html.ts's conversion), token counts included. */
+  html(response: HttpResponse): Promise<FetchOutcome>;
+  /** A PDF response → page (pdf.ts), token counts included. */
+  pdf(response: HttpResponse): Promise<FetchOutcome>;
+  /** A rendered page's HTML → its content (the browser fetcher). */
+  extract(html: string, url: string): Promise<Extraction>;
+  /** The pool's threads and tasks; null when conversions run in this thread. */
+  stats(): PoolStats | null;
+  close(): Promise<void>;
+}
+
+/** Seconds a caller refused for capacity is asked to wait: about one page's extraction. */
+const RETRY_AFTER_SECONDS = 2;
+
+function poolFailure(reason: TaskFailure, url: string, options: ConversionOptions): FetchFailure {
+  const host = new URL(url).host;
+  if (reason === 'timeout')
+    return {
+      code: 'extraction_timeout',
+      detail: `${host}: extracting the page took longer than ${options.timeoutMs} ms, and was stopped`,
+      retryable: false,
+    };
+  if (reason === 'memory')
+    return {
+      code: 'extraction_too_large',
+      detail: `${host}: extracting the page needed more than ${options.heapMb} MB of memory, and was stopped`,
+      retryable: false,
+    };
+  return {
+    code: 'extraction_busy',
+    detail: `every extraction thread is busy and ${options.queueMax} pages are waiting`,
+    retryable: true,
+    headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+  };
+}
+
+/** Counts a conversion by its outcome, and hands it on. */
+function counted<T extends { ok: true } | { ok: false; failure: FetchFailure }>(task: ConversionTask, outcome: T): T {
+  extractionTasks.inc({ task, outcome: outcome.ok ? 'ok' : outcome.failure.code });
+  return outcome;
+}
+
+export function createConversions(options: ConversionOptions): Conversions {
+  const pdfInput = (response: HttpResponse) => ({ response: toWire(response), maxPages: options.pdfMaxPages });
+  if (options.workers === 0) {
+    return {
+      html: async (response) => counted('html', conversionTasks.html(toWire(response))),
+      pdf: async (response) => counted('pdf', await conversionTasks.pdf(pdfInput(response))),
+      extract: async (html, url) => counted('extract', { ok: true, content: conversionTasks.extract({ html, url }) }),
+      stats: () => null,
+      close: async () => {},
+    };
+  }
+  const pool = createWorkerPool({
+    entry: workerEntry(import.meta.url, 'conversion-worker'),
+    size: options.workers,
+    queueMax: options.queueMax,
+    deadlineMs: options.timeoutMs,
+    maxTasks: options.maxTasks,
+    heapMb: options.heapMb,
+  });
+
+  async function convert(task: ConversionTask, input: unknown, url: string): Promise<FetchOutcome> {
+    const outcome = await pool.run<FetchOutcome>(task, input);
+    return counted(task, outcome.ok ? outcome.value : failed(poolFailure(outcome.reason, url, options)));
+  }
+
+  return {
+    html: (response) => convert('html', toWire(response), response.url.href),
+    pdf: (response) => convert('pdf', pdfInput(response), response.url.href),
+    async extract(html, url) {
+      const outcome = await pool.run<CountedContent>('extract', { html, url });
+      const extraction: Extraction = outcome.ok
+        ? { ok: true, content: outcome.value }
+        : { ok: false, failure: poolFailure(outcome.reason, url, options) };
+      return counted('extract', extraction);
+    },
+    stats: () => pool.stats(),
+    close: () => pool.close(),
+  };
+}

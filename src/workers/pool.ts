@@ -1,0 +1,192 @@
+// A pool of worker threads for CPU work that must not hold the event loop: a bounded queue, a deadline per task (the
+// worker still running at it is terminated and replaced), and workers recycled after a number of tasks or once their
+// heap has grown past half its limit. It knows nothing of what the tasks do: the entry module serves them (serve.ts).
+import { execArgv } from 'node:process';
+import { Worker } from 'node:worker_threads';
+import type { WorkerEntry } from './entry.js';
+
+export interface WorkerPoolOptions {
+  /** The worker's module (entry.ts finds it, compiled or under tsx); it calls serveTasks (serve.ts). */
+  entry: WorkerEntry;
+  /** Threads at most; they start on the first tasks that need them, so a process that never asks starts none. */
+  size: number;
+  /** Tasks waiting for a thread at most, beyond one per free thread; past it, run() answers `busy` at once. */
+  queueMax: number;
+  /** Wall time a task may run on its thread (not counting its wait in the queue). */
+  deadlineMs: number;
+  /** Tasks a thread runs before it is replaced, so whatever a task leaves behind cannot pile up. */
+  maxTasks: number;
+  /** The old-generation limit of each thread's heap: a task that needs more fails with `memory`. */
+  heapMb: number;
+}
+
+export type TaskFailure = 'busy' | 'timeout' | 'memory' | 'closed';
+export type TaskOutcome<T> = { ok: true; value: T } | { ok: false; reason: TaskFailure };
+
+export interface PoolStats {
+  threads: number;
+  running: number;
+  queued: number;
+  /** Threads started since the pool was made: the first ones, and each replacement. */
+  started: number;
+}
+
+interface Job {
+  task: string;
+  input: unknown;
+  settle(outcome: TaskOutcome<unknown>): void;
+  fail(error: Error): void;
+}
+
+interface Thread {
+  worker: Worker;
+  ready: boolean;
+  job: Job | null;
+  timer: NodeJS.Timeout | null;
+  tasks: number;
+}
+
+/** What serve.ts sends: `ready` once its module has loaded, then one reply per task. */
+export type Reply =
+  | { ready: true }
+  | { ok: true; value: unknown; heapUsed: number }
+  | { ok: false; error: { name: string; message: string; stack?: string } };
+
+/** The process's Node flags, less those a thread refuses (`node --input-type=module -e …` would fail every start). */
+const THREAD_FLAGS = execArgv.filter((flag) => !flag.startsWith('--input-type'));
+
+export function createWorkerPool(options: WorkerPoolOptions) {
+  const threads = new Set<Thread>();
+  const queue: Job[] = [];
+  let started = 0;
+  let closed = false;
+
+  function retire(thread: Thread): void {
+    if (!threads.delete(thread)) return;
+    if (thread.timer) clearTimeout(thread.timer);
+    thread.worker.removeAllListeners('message');
+    void thread.worker.terminate().catch(() => undefined);
+  }
+
+  function finish(thread: Thread): Job | null {
+    const job = thread.job;
+    thread.job = null;
+    if (thread.timer) clearTimeout(thread.timer);
+    thread.timer = null;
+    thread.worker.unref(); // an idle thread never keeps the process alive; a busy one does, for its caller
+    return job;
+  }
+
+  function start(): Thread {
+    started++;
+    const worker = new Worker(options.entry.source, {
+      eval: options.entry.eval,
+      execArgv: THREAD_FLAGS,
+      resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
+      // Piped and dropped: a stray console line must not reach the process's stdout, which is the MCP stdio channel.
+      stdout: true,
+      stderr: true,
+    });
+    worker.stdout.resume();
+    worker.stderr.resume();
+    worker.unref();
+    const thread: Thread = { worker, ready: false, job: null, timer: null, tasks: 0 };
+    threads.add(thread);
+    worker.on('message', (reply: Reply) => {
+      if ('ready' in reply) {
+        thread.ready = true;
+        return pump();
+      }
+      const job = finish(thread);
+      thread.tasks++;
+      if (reply.ok) {
+        if (thread.tasks >= options.maxTasks || reply.heapUsed > (options.heapMb * 1024 * 1024) / 2) retire(thread);
+        job?.settle({ ok: true, value: reply.value });
+      } else {
+        // The task threw: the same error as a call in this thread would have thrown.
+        job?.fail(Object.assign(new Error(reply.error.message), { name: reply.error.name, stack: reply.error.stack }));
+      }
+      pump();
+    });
+    worker.on('error', (error: Error & { code?: string }) => {
+      const job = finish(thread);
+      if (!thread.ready) return failStart(thread, error);
+      retire(thread);
+      if (job && error.code === 'ERR_WORKER_OUT_OF_MEMORY') job.settle({ ok: false, reason: 'memory' });
+      else job?.fail(error);
+      pump();
+    });
+    worker.on('exit', () => {
+      const job = finish(thread);
+      if (!thread.ready) return failStart(thread, new Error('a worker thread exited before it was ready'));
+      retire(thread);
+      job?.fail(new Error('a worker thread exited during a task'));
+      pump();
+    });
+    return thread;
+  }
+
+  /** A thread that cannot even load would fail the same way again: its waiting tasks fail rather than loop. */
+  function failStart(thread: Thread, error: Error): void {
+    if (!threads.has(thread)) return;
+    retire(thread);
+    if ([...threads].some((t) => !t.ready)) return; // another thread is loading and may yet take them
+    for (const job of queue.splice(0)) job.fail(error);
+  }
+
+  function dispatch(thread: Thread, job: Job): void {
+    thread.job = job;
+    thread.worker.ref();
+    thread.timer = setTimeout(() => {
+      finish(thread);
+      retire(thread);
+      job.settle({ ok: false, reason: 'timeout' });
+      pump();
+    }, options.deadlineMs);
+    thread.worker.postMessage({ task: job.task, input: job.input });
+  }
+
+  function pump(): void {
+    if (closed) return;
+    for (const thread of threads) {
+      if (queue.length === 0) return;
+      if (thread.ready && !thread.job) dispatch(thread, queue.shift()!);
+    }
+    // Threads still loading will take their share of the queue when ready; start more only for the rest.
+    const loading = [...threads].filter((t) => !t.ready).length;
+    for (let wanted = queue.length - loading; wanted > 0 && threads.size < options.size; wanted--) start();
+  }
+
+  return {
+    /** Runs `task` with `input` (copied to the thread) on a thread; a task that throws rejects with its error. */
+    run<T>(task: string, input: unknown): Promise<TaskOutcome<T>> {
+      if (closed) return Promise.resolve({ ok: false, reason: 'closed' });
+      // The queue bound counts the tasks beyond those the threads (running, loading or not yet started) can take.
+      const running = [...threads].filter((t) => t.job).length;
+      if (queue.length >= options.queueMax + options.size - running)
+        return Promise.resolve({ ok: false, reason: 'busy' });
+      return new Promise<TaskOutcome<T>>((resolve, reject) => {
+        queue.push({ task, input, settle: resolve as Job['settle'], fail: reject });
+        pump();
+      });
+    },
+    stats(): PoolStats {
+      const running = [...threads].filter((t) => t.job).length;
+      return { threads: threads.size, running, queued: queue.length, started };
+    },
+    async close(): Promise<void> {
+      closed = true;
+      for (const job of queue.splice(0)) job.settle({ ok: false, reason: 'closed' });
+      const stopping = [...threads].map((thread) => {
+        const job = finish(thread);
+        job?.settle({ ok: false, reason: 'closed' });
+        thread.worker.removeAllListeners();
+        threads.delete(thread);
+        return thread.worker.terminate().catch(() => undefined);
+      });
+      await Promise.all(stopping);
+    },
+  };
+}
+
+export type WorkerPool = ReturnType<typeof createWorkerPool>;

@@ -1,0 +1,27 @@
+// The thread side of pool.ts: a worker module calls serveTasks with its handlers; each message runs one of them and
+// its result (or the error it threw) goes back with the heap the thread uses, which decides when it is recycled.
+import { getHeapStatistics } from 'node:v8';
+import { parentPort } from 'node:worker_threads';
+import type { Reply } from './pool.js';
+
+export type TaskHandlers = Record<string, (input: never) => unknown>;
+
+export function serveTasks(handlers: TaskHandlers): void {
+  const port = parentPort;
+  if (!port) throw new Error('serveTasks runs in a worker thread');
+  async function run(task: string, input: never): Promise<Reply> {
+    try {
+      const handler = handlers[task];
+      if (!handler) throw new Error(`no task named ${task}`);
+      const value = await handler(input);
+      return { ok: true, value, heapUsed: getHeapStatistics().used_heap_size };
+    } catch (error) {
+      const { name, message, stack } = error instanceof Error ? error : new Error(String(error));
+      return { ok: false, error: { name, message, stack } };
+    }
+  }
+  port.on('message', ({ task, input }: { task: string; input: never }) => {
+    void run(task, input).then((reply) => port.postMessage(reply));
+  });
+  port.postMessage({ ready: true } satisfies Reply);
+}

@@ -1,0 +1,50 @@
+// The worker pool on its own, with a test worker module: results and thrown errors cross back as they were, a task
+// past its heap limit fails with `memory` and its thread is replaced, and a thread whose heap stays past half its
+// limit after a task is recycled. (Deadlines, the bounded queue and recycling by count: test/http/extraction-threads.)
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { workerEntry } from '../../src/workers/entry.js';
+import { createWorkerPool } from '../../src/workers/pool.js';
+
+const pool = (heapMb: number) =>
+  createWorkerPool({
+    entry: workerEntry(import.meta.url, 'tasks-worker'),
+    size: 1,
+    queueMax: 4,
+    deadlineMs: 60_000,
+    maxTasks: 100,
+    heapMb,
+  });
+
+test('a result and a thrown error cross back as they were', async (t) => {
+  const workers = pool(256);
+  t.after(() => workers.close());
+  assert.deepEqual(await workers.run('echo', { a: [1, 'two'] }), { ok: true, value: { a: [1, 'two'] } });
+  await assert.rejects(workers.run('fail', null), { name: 'TypeError', message: 'the task failed' });
+  assert.deepEqual(await workers.run('echo', 3), { ok: true, value: 3 });
+  assert.equal(workers.stats().started, 1);
+});
+
+test('a task past the heap limit fails with memory, and the next task gets a new thread', async (t) => {
+  const workers = pool(64);
+  t.after(() => workers.close());
+  assert.deepEqual(await workers.run('exhaust', null), { ok: false, reason: 'memory' });
+  assert.deepEqual(await workers.run('echo', 'after'), { ok: true, value: 'after' });
+  assert.equal(workers.stats().started, 2);
+});
+
+test('a thread whose heap stays past half its limit after a task is replaced', async (t) => {
+  const workers = pool(128);
+  t.after(() => workers.close());
+  assert.deepEqual(await workers.run('keep', 1), { ok: true, value: 1 });
+  assert.deepEqual(await workers.run('keep', 1), { ok: true, value: 2 }); // the same thread: its kept list grew
+  assert.deepEqual(await workers.run('keep', 80), { ok: true, value: 3 }); // now past 64 MB: this thread goes
+  assert.deepEqual(await workers.run('keep', 1), { ok: true, value: 1 }); // a new thread, its list empty
+  assert.equal(workers.stats().started, 2);
+});
+
+test('after close, tasks are refused', async () => {
+  const workers = pool(64);
+  await workers.close();
+  assert.deepEqual(await workers.run('echo', 1), { ok: false, reason: 'closed' });
+});

@@ -1,0 +1,22 @@
+// A worker module for pool.test.ts: tasks that answer, throw, hold on to memory, or exhaust the heap.
+import { serveTasks } from '../../src/workers/serve.js';
+
+const kept: number[][][] = [];
+/** About one megabyte on the heap: 131,072 doubles (filled with a fraction, so none is a small integer). */
+const megabyte = () => new Array<number>(131_072).fill(0.5);
+
+serveTasks({
+  echo: (input: unknown) => input,
+  fail: () => {
+    throw new TypeError('the task failed');
+  },
+  // Keeps about `mb` megabytes reachable, so the heap stays past the recycling threshold.
+  keep: (mb: number) => {
+    kept.push(Array.from({ length: mb }, megabyte));
+    return kept.length;
+  },
+  exhaust: () => {
+    const grow: number[][] = [];
+    for (;;) grow.push(megabyte());
+  },
+});
