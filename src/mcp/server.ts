@@ -10,10 +10,10 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { API_VERSION } from '../version.js';
-import { renderError, type ValidationError } from '../errors.js';
+import { renderError } from '../errors.js';
 import type { BatchFetchRequest, FetchRequest, SearchRequest } from '../contract/fetch.js';
 import type { AgentOperations } from '../operations/agent.js';
-import { RemoteApiError } from '../operations/remote.js';
+import { describeFailure, RemoteApiError } from '../operations/failure.js';
 import { applyDefaultBudget } from './default-budget.js';
 import { renderBatch, renderEstimate, renderFetch, renderSearch } from './render.js';
 import { TOOLS, findTool, listTools, type ToolName } from '../contract/tools.js';
@@ -45,21 +45,6 @@ const HANDLERS: Record<ToolName, Handler> = {
     return { structured: search, text: renderSearch(search) };
   },
 };
-
-/** Any failure as the HTTP API would answer it (status and body), plus a summary a model or a person can act on. */
-export function describeFailure(error: unknown): { status: number; body: Record<string, unknown>; summary: string } {
-  const { status, body }: { status: number; body: Record<string, unknown> } =
-    error instanceof RemoteApiError ? { status: error.status, body: error.body } : renderError(error);
-  let summary: string;
-  if (Array.isArray(body.detail)) {
-    const issues = (body.detail as ValidationError['issues']).map((i) => `- ${i.loc.join('.')}: ${i.msg}`);
-    summary = `Error ${status} validation_error: invalid arguments\n${issues.join('\n')}`;
-  } else {
-    summary = `Error ${status} ${typeof body.code === 'string' ? body.code : 'error'}: ${String(body.detail)}`;
-    if (typeof body.retry_hint === 'string') summary += `\nNext step: ${body.retry_hint}`;
-  }
-  return { status, body, summary };
-}
 
 /** A failed call as a tool result: the summary, then the HTTP error body itself. */
 export function toToolError(error: unknown): CallToolResult {
