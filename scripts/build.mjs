@@ -3,7 +3,7 @@
 // module per source file and dependency is what makes `fetchdown mcp` and the CLI start fast: Node 20 spent most of
 // their start-up resolving, reading and compiling ~1,000 small modules (BENCHMARKS.md, "Start-up from the installed
 // package"). Type checking is `npm run typecheck`; the bundle only strips types.
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 /**
@@ -14,7 +14,7 @@ import { build } from 'esbuild';
 const EXTERNAL = ['better-sqlite3', 'playwright-core', 'pdfjs-dist'];
 
 rmSync('dist', { recursive: true, force: true });
-await build({
+const { metafile } = await build({
   entryPoints: ['src/main.ts', 'src/cli.ts'],
   outdir: 'dist',
   // Every output in dist/ itself, so `new URL('./x', import.meta.url)` means dist/x whichever chunk the code landed in.
@@ -29,13 +29,17 @@ await build({
   keepNames: true,
   minifyWhitespace: true,
   minifySyntax: true,
-  legalComments: 'none',
+  legalComments: 'eof',
   // Bundled CommonJS packages call require() for Node's built-ins; ES modules have none unless it is made.
   banner: {
-    js: "import { createRequire as __fetchdownRequire } from 'node:module';const require=__fetchdownRequire(import.meta.url);",
+    js: "import { createRequire as __fdRequire } from 'node:module';const require=__fdRequire(import.meta.url);",
   },
   logLevel: 'warning',
+  metafile: true,
 });
-// The pages' files, where their modules' relative URLs point from dist/ (src/pages/static-routes.ts, examples/outputs.ts).
+// Which sources each output file holds: test/packaging/start-up.test.ts reads it to name the modules a start loaded.
+// Not in the package (package.json `files`).
+writeFileSync('dist/meta.json', JSON.stringify(metafile));
+// The pages' files, where their modules' relative URLs point from dist/ (pages/static-routes.ts, examples/outputs.ts).
 cpSync('src/pages/static', 'dist/static', { recursive: true });
 cpSync('src/pages/examples/outputs.json', 'dist/outputs.json');

@@ -57,6 +57,8 @@ export interface McpServerOptions {
   logError?: (error: unknown) => void;
   /** The token budget when the caller gives none (MCP_DEFAULT_MAX_TOKENS); unset or 0: none. */
   defaultMaxTokens?: number;
+  /** Told each time the tool list has been answered (the stdio server loads its pipeline then). */
+  onToolsListed?: () => void;
 }
 
 export function createMcpServer(operations: AgentOperations, options: McpServerOptions = {}): Server {
@@ -66,7 +68,11 @@ export function createMcpServer(operations: AgentOperations, options: McpServerO
   );
   const tools = listTools();
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    // After this turn of the event loop, so the answer is written before whatever the listener starts.
+    if (options.onToolsListed) setImmediate(options.onToolsListed);
+    return { tools };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = findTool(request.params.name);
