@@ -9,8 +9,9 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+COPY package.json package-lock.json tsconfig.json ./
 COPY bin ./bin
+COPY scripts ./scripts
 COPY src ./src
 RUN npm ci --no-audit --no-fund \
   && npm prune --omit=dev --no-audit --no-fund

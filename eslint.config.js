@@ -87,6 +87,15 @@ export default tseslint.config(
       },
     },
   },
+  // Plain JavaScript that Node runs as it is: the build script and the module log preloaded into installed packages.
+  {
+    files: ['scripts/**/*.mjs', 'test/**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { process: 'readonly' },
+    },
+  },
   {
     // The dashboard is a client of the public API: it reads the API's JSON answers as any client would, untyped.
     // Known gap: typing ApiAnswer by the contract's schemas would remove this exception.

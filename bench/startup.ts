@@ -1,24 +1,32 @@
-// `npm run bench:startup`: how long the installed package takes to give its first answer: the MCP stdio server's
-// answer to `initialize`, and the CLI fetching a page from 127.0.0.1 until it exits. Baseline, in turn with it in the
-// same run: the same source run through tsx, as bin/fetchdown.mjs did before issue 16. Medians of ROUNDS runs.
+// `npm run bench:startup [-- <baseline.tgz>]`: how long the installed package takes to give its first answers, and the
+// CPU it spends on them. This checkout is packed and installed into an empty project (test/helpers/installed-package),
+// and so is the baseline tarball when given (another build's `npm pack`), measured in turn with it, run by run.
+//   mcp:   spawn `fetchdown mcp` → initialize answered → initialized, tools/list → tools/list answered
+//   help:  `fetchdown --help` until it exits
+//   fetch: `fetchdown <url>` of a one-paragraph page on 127.0.0.1 until it exits (default cache: SQLite + memory)
+// Wall time to the answer, and the process's CPU (user + system) by then: read from /proc at the MCP answer (Linux),
+// from bash's `times` for the CLI runs. Medians of ROUNDS runs.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { packAndInstall } from '../test/helpers/installed-package.js';
+import { installTarball, packAndInstall } from '../test/helpers/installed-package.js';
 
-const ROUNDS = 5;
-const REPO_ROOT = resolve(import.meta.dirname, '..');
+const ROUNDS = Number(process.env.ROUNDS ?? 10);
+const baseline = process.argv[2] ? resolve(process.argv[2]) : undefined;
 const work = mkdtempSync(join(tmpdir(), 'fetchdown-startup-'));
-const { bin } = packAndInstall(work);
+mkdirSync(join(work, 'this'));
+const variants: Record<string, string> = { this: packAndInstall(join(work, 'this')).bin };
+if (baseline) variants.baseline = installTarball(baseline, join(work, 'baseline')).bin;
+
 const site = createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
   res.end(
     '<!doctype html><html><head><title>Start</title></head><body><article><h1>Start</h1><p>A ' +
-      'short page.</p></article></body></html>',
+      'short page, with a <a href="/next">link</a>.</p></article></body></html>',
   );
 });
 site.listen(0, '127.0.0.1');
@@ -29,60 +37,122 @@ const env = {
   HOME: work,
   DATA_DIR: join(work, 'data'),
   FETCH_ALLOW_PRIVATE_NETWORKS: '1',
-  CACHE_URL: 'memory://',
 };
 
-/** The command line of each way to start: the installed bin, or the source through tsx. */
-const STARTS = {
-  installed: [bin],
-  source: ['--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts')],
-};
-type Start = keyof typeof STARTS;
+interface Sample {
+  wallMs: number;
+  cpuMs: number;
+}
 
-const INITIALIZE = `${JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
-})}\n`;
+/** utime + stime of a running process, in ms (clock ticks of 10 ms). */
+function cpuOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
-/** Milliseconds from spawn to the answer to `initialize` on stdout. */
-async function timeMcp(start: Start): Promise<number> {
+const message = (body: object) => `${JSON.stringify({ jsonrpc: '2.0', ...body })}\n`;
+
+async function timeMcp(bin: string): Promise<Sample> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...STARTS[start], 'mcp'], { cwd: REPO_ROOT, env });
-  child.stdin.write(INITIALIZE);
-  await once(child.stdout, 'data');
-  const ms = performance.now() - started;
-  child.stdin.end();
+  const child = spawn(process.execPath, [bin, 'mcp'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  const answers: string[] = [];
+  let buffered = '';
+  let answered: (() => void) | undefined;
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+      answers.push(buffered.slice(0, end));
+      buffered = buffered.slice(end + 1);
+      answered?.();
+    }
+  });
+  const answer = (n: number) =>
+    new Promise<void>((done) => {
+      answered = () => answers.length >= n && done();
+      answered();
+    });
+  child.stdin.write(
+    message({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+    }),
+  );
+  await answer(1);
+  child.stdin.write(message({ method: 'notifications/initialized' }));
+  child.stdin.write(message({ id: 2, method: 'tools/list' }));
+  await answer(2);
+  const sample = { wallMs: performance.now() - started, cpuMs: cpuOf(child.pid!) };
+  if (!answers[1]!.includes('"fetch_url"')) throw new Error(`no tool list: ${answers[1]}`);
+  child.kill('SIGKILL');
   await once(child, 'exit');
-  return ms;
+  return sample;
 }
 
-/** Milliseconds from spawn to the exit of a CLI fetch of the local page. */
-async function timeCli(start: Start): Promise<number> {
+/** A CLI run to its exit, under bash so `times` reports the CPU its child used. */
+let runs = 0;
+
+async function timeCli(bin: string, args: string[]): Promise<Sample> {
+  const command = `"$0" "$@" >/dev/null || exit 1; times`;
+  // A data directory of its own each run, so every fetch is a first one (no cached copy), as for a new user.
+  const runEnv = { ...env, DATA_DIR: join(work, 'data', String(runs++)) };
   const started = performance.now();
-  const child = spawn(process.execPath, [...STARTS[start], pageUrl], { cwd: REPO_ROOT, env, stdio: 'ignore' });
-  const [code] = await once(child, 'exit');
-  if (code !== 0) throw new Error(`the CLI (${start}) exited with ${code}`);
-  return performance.now() - started;
+  const child = spawn('bash', ['-c', command, process.execPath, bin, ...args], {
+    env: runEnv,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number];
+  const wallMs = performance.now() - started;
+  if (code !== 0) throw new Error(`fetchdown ${args.join(' ')} exited with ${code}`);
+  // The second line of `times`: the children's user and system time, as 0m1.234s.
+  const seconds = [
+    ...out
+      .trim()
+      .split('\n')[1]!
+      .matchAll(/(\d+)m([\d.]+)s/g),
+  ].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  return { wallMs, cpuMs: (seconds[0]! + seconds[1]!) * 1000 };
 }
 
-const median = (values: number[]) => Math.round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!);
-const times: Record<string, number[]> = {};
+const MEASURES: Record<string, (bin: string) => Promise<Sample>> = {
+  'MCP: spawn → initialize → tools/list answered': timeMcp,
+  'CLI: `fetchdown --help`': (bin) => timeCli(bin, ['--help']),
+  'CLI: `fetchdown <url>` of a 127.0.0.1 page': (bin) => timeCli(bin, [pageUrl]),
+};
+
+const loadBefore = loadavg();
+const samples: Record<string, Record<string, Sample[]>> = {};
 for (let round = 0; round < ROUNDS; round++) {
-  for (const start of Object.keys(STARTS) as Start[]) {
-    (times[`mcp_${start}_ms`] ??= []).push(await timeMcp(start));
-    (times[`cli_${start}_ms`] ??= []).push(await timeCli(start));
+  for (const [measure, run] of Object.entries(MEASURES)) {
+    // In turn, and the order swapped each round, so neither variant always runs right after the other.
+    const order = round % 2 === 0 ? Object.keys(variants) : Object.keys(variants).reverse();
+    for (const variant of order) ((samples[measure] ??= {})[variant] ??= []).push(await run(variants[variant]!));
   }
 }
 site.close();
 rmSync(work, { recursive: true, force: true });
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const seconds = (ms: number) => (ms / 1000).toFixed(2);
+const names = Object.keys(variants);
 console.log(
-  JSON.stringify(
-    Object.fromEntries(
-      Object.entries(times).map(([name, values]) => [name, { median: median(values), runs: values.map(Math.round) }]),
-    ),
-    null,
-    2,
-  ),
+  `load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before, ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} after; ${ROUNDS} rounds, medians`,
 );
+console.log(
+  `| measure | ${names.map((n) => `${n}: wall s | ${n}: CPU s`).join(' | ')} |${baseline ? ' CPU this/baseline |' : ''}`,
+);
+console.log(`|---|${names.map(() => '---|---').join('|')}|${baseline ? '---|' : ''}`);
+for (const [measure, byVariant] of Object.entries(samples)) {
+  const cells = names.map((n) => {
+    const runs = byVariant[n]!;
+    return `${seconds(median(runs.map((s) => s.wallMs)))} | ${seconds(median(runs.map((s) => s.cpuMs)))}`;
+  });
+  const ratio = baseline
+    ? ` ${(median(byVariant.this!.map((s) => s.cpuMs)) / median(byVariant.baseline!.map((s) => s.cpuMs))).toFixed(2)} |`
+    : '';
+  console.log(`| ${measure} | ${cells.join(' | ')} |${ratio}`);
+}

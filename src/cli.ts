@@ -7,8 +7,8 @@ import { ConfigError, loadConfig, userDataDir, type Config } from './config.js';
 import { ValidationError } from './errors.js';
 import { FetchRequest, type FetchResult } from './contract/fetch.js';
 import { validateInput } from './contract/validate.js';
-import { describeFailure } from './mcp/server.js';
 import { agentMode } from './operations/agent.js';
+import { describeFailure } from './operations/failure.js';
 import { API_VERSION } from './version.js';
 
 const USAGE = `Usage:
@@ -118,7 +118,7 @@ async function fetchCommand(argv: string[]): Promise<void> {
 
   const config = readConfig({ EXTRACT_WORKERS: ONE_SHOT_WORKERS });
   // Imported here, not at the top: `fetchdown mcp` and `--help` must not wait for the pipeline's modules.
-  const { createAgentOperations } = await import('./deps.js');
+  const { createAgentOperations } = await import('./pipeline.js');
   const handle = createAgentOperations(config);
   let result: FetchResult;
   try {
@@ -153,7 +153,7 @@ async function runCli(argv: string[]): Promise<void> {
       import('./operations/deferred.js'),
     ]);
     const config = readConfig({ EXTRACT_WORKERS: MCP_WORKERS });
-    const create = async () => (await import('./deps.js')).createAgentOperations(config);
+    const create = async () => (await import('./pipeline.js')).createAgentOperations(config);
     return runStdioServer(config, deferOperations(agentMode(config), create));
   }
   if (command === 'stripe-setup') {

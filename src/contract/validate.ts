@@ -30,7 +30,10 @@ export function createAjv(options: Options): Ajv {
   return ajv;
 }
 
-const strict = createAjv({ coerceTypes: false });
+// Without checking each schema against the JSON Schema meta-schema first: ours are fixed at build time (the HTTP
+// surface's compiler, src/http/validator.ts, still checks them), and compiling the meta-schema's own validator was most
+// of the CPU of a CLI's or an MCP tool's first validation.
+const strict = createAjv({ coerceTypes: false, validateSchema: false });
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 
 /**

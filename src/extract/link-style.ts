@@ -2,18 +2,17 @@
 // time. Where links and images sit comes from marked's lexer, never from a regex, so code spans and fences stay as
 // they are.
 import { Lexer, type Token, type Tokens } from 'marked';
+import { isDefaultStyle, type MarkdownStyle } from './styles.js';
 
-export const LINK_STYLES = ['inline', 'reference', 'none'] as const;
-export type LinkStyle = (typeof LINK_STYLES)[number];
-export const IMAGE_STYLES = ['keep', 'none'] as const;
-export type ImageStyle = (typeof IMAGE_STYLES)[number];
-
-export interface MarkdownStyle {
-  links: LinkStyle;
-  images: ImageStyle;
-}
-
-export const DEFAULT_STYLE: MarkdownStyle = Object.freeze({ links: 'inline', images: 'keep' });
+export {
+  DEFAULT_STYLE,
+  IMAGE_STYLES,
+  LINK_STYLES,
+  isDefaultStyle,
+  type ImageStyle,
+  type LinkStyle,
+  type MarkdownStyle,
+} from './styles.js';
 
 /** Where a reference label `[n]` sits in the body. */
 export interface ReferenceUse {
@@ -29,10 +28,6 @@ export interface StyledMarkdown {
   urls: string[];
   /** Every reference label in the body, in order. */
   uses: ReferenceUse[];
-}
-
-export function isDefaultStyle(style: MarkdownStyle): boolean {
-  return style.links === 'inline' && style.images === 'keep';
 }
 
 /** The whole restyled document: the body, then (reference style) the list of every reference. */

@@ -10,10 +10,10 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { API_VERSION } from '../version.js';
-import { renderError, type ValidationError } from '../errors.js';
+import { renderError } from '../errors.js';
 import type { BatchFetchRequest, FetchRequest, SearchRequest } from '../contract/fetch.js';
 import type { AgentOperations } from '../operations/agent.js';
-import { RemoteApiError } from '../operations/remote.js';
+import { describeFailure, RemoteApiError } from '../operations/failure.js';
 import { applyDefaultBudget } from './default-budget.js';
 import { renderBatch, renderEstimate, renderFetch, renderSearch } from './render.js';
 import { TOOLS, findTool, listTools, type ToolName } from '../contract/tools.js';
@@ -46,21 +46,6 @@ const HANDLERS: Record<ToolName, Handler> = {
   },
 };
 
-/** Any failure as the HTTP API would answer it (status and body), plus a summary a model or a person can act on. */
-export function describeFailure(error: unknown): { status: number; body: Record<string, unknown>; summary: string } {
-  const { status, body }: { status: number; body: Record<string, unknown> } =
-    error instanceof RemoteApiError ? { status: error.status, body: error.body } : renderError(error);
-  let summary: string;
-  if (Array.isArray(body.detail)) {
-    const issues = (body.detail as ValidationError['issues']).map((i) => `- ${i.loc.join('.')}: ${i.msg}`);
-    summary = `Error ${status} validation_error: invalid arguments\n${issues.join('\n')}`;
-  } else {
-    summary = `Error ${status} ${typeof body.code === 'string' ? body.code : 'error'}: ${String(body.detail)}`;
-    if (typeof body.retry_hint === 'string') summary += `\nNext step: ${body.retry_hint}`;
-  }
-  return { status, body, summary };
-}
-
 /** A failed call as a tool result: the summary, then the HTTP error body itself. */
 export function toToolError(error: unknown): CallToolResult {
   const { status, body, summary } = describeFailure(error);
@@ -72,6 +57,8 @@ export interface McpServerOptions {
   logError?: (error: unknown) => void;
   /** The token budget when the caller gives none (MCP_DEFAULT_MAX_TOKENS); unset or 0: none. */
   defaultMaxTokens?: number;
+  /** Told each time the tool list has been answered (the stdio server loads its pipeline then). */
+  onToolsListed?: () => void;
 }
 
 export function createMcpServer(operations: AgentOperations, options: McpServerOptions = {}): Server {
@@ -81,7 +68,11 @@ export function createMcpServer(operations: AgentOperations, options: McpServerO
   );
   const tools = listTools();
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    // After this turn of the event loop, so the answer is written before whatever the listener starts.
+    if (options.onToolsListed) setImmediate(options.onToolsListed);
+    return { tools };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = findTool(request.params.name);

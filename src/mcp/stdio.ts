@@ -20,6 +20,9 @@ export async function runStdioServer(config: Config, handle: DeferredHandle): Pr
   keepStdoutForProtocol();
   const server = createMcpServer(handle.operations, {
     defaultMaxTokens: config.MCP_DEFAULT_MAX_TOKENS,
+    // The pipeline loads once the client has its answers to initialize and tools/list, which clients send at start
+    // and give up on if they are slow; a tool call before that loads it itself.
+    onToolsListed: () => void handle.load(),
     logError: (error) =>
       log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
@@ -35,8 +38,6 @@ export async function runStdioServer(config: Config, handle: DeferredHandle): Pr
   process.stdin.once('end', () => void shutdown('stdin closed'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
-  // The pipeline loads once the client has its answer to initialize (or at the first tool call, if that comes first).
-  server.oninitialized = () => void handle.load();
   await server.connect(new StdioServerTransport());
   // Remote exactly when createOperations makes it so (loadConfig refuses one of the two variables without the other).
   const where = config.FETCHDOWN_API_URL

@@ -1,5 +1,5 @@
-// Agent operations whose modules load after the MCP server has answered `initialize`: the pipeline's imports (DOM,
-// tokenizer, database and cache clients) take most of a second of CPU, and desktop MCP clients give up on a server
+// Agent operations whose modules load after the MCP server has answered `initialize` and `tools/list`: the pipeline's
+// imports (DOM, tokenizer, cache clients) take most of a second of CPU, and desktop MCP clients give up on a server
 // that is slow to start.
 import type { AgentHandle } from './agent.js';
 

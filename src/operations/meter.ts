@@ -177,6 +177,9 @@ const unmetered: Meter = withOperations(
   async () => {},
 );
 
+/** The meter of in-process callers only: they are never billed, so it needs no account store. */
+export const meterLocal: MeterFor = () => unmetered;
+
 export function createMetering(deps: {
   credits: Credits;
   publicBaseUrl: string;

@@ -2,21 +2,14 @@
 // An error answer is kept as the API sent it, so a tool error reads exactly like the HTTP error.
 import { request } from 'undici';
 import type { AgentOperations } from './agent.js';
+import { RemoteApiError } from './failure.js';
+
+export { RemoteApiError } from './failure.js';
 
 export interface RemoteOptions {
   baseUrl: string;
   apiKey: string;
   timeoutMs: number;
-}
-
-/** The API answered with an error (or could not be reached): its status and body, to be shown unchanged. */
-export class RemoteApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: Record<string, unknown>,
-  ) {
-    super(typeof body.detail === 'string' ? body.detail : `the Fetchdown API answered ${status}`);
-  }
 }
 
 export function createRemoteOperations(options: RemoteOptions): AgentOperations {

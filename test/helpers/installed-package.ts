@@ -27,7 +27,11 @@ export function packAndInstall(workDir: string): InstalledPackage {
   });
   const packed = (JSON.parse(output) as { filename: string; files: { path: string }[] }[])[0]!;
   const tarball = join(workDir, packed.filename);
-  const project = join(workDir, 'project');
+  return { tarball, files: packed.files.map((f) => f.path), ...installTarball(tarball, join(workDir, 'project')) };
+}
+
+/** A package tarball (this one, or another build's for bench:startup) installed into `project` as above. */
+export function installTarball(tarball: string, project: string): { project: string; bin: string } {
   const modules = join(project, 'node_modules');
   mkdirSync(join(modules, 'fetchdown'), { recursive: true });
   execFileSync('tar', ['-xzf', tarball, '-C', join(modules, 'fetchdown'), '--strip-components=1']);
@@ -42,5 +46,5 @@ export function packAndInstall(workDir: string): InstalledPackage {
   }
   mkdirSync(join(modules, '.bin'));
   symlinkSync('../fetchdown/bin/fetchdown.mjs', join(modules, '.bin', 'fetchdown'));
-  return { tarball, files: packed.files.map((f) => f.path), project, bin: join(modules, '.bin', 'fetchdown') };
+  return { project, bin: join(modules, '.bin', 'fetchdown') };
 }

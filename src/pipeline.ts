@@ -1,0 +1,63 @@
+// The fetch pipeline built from the config: cache, guarded HTTP client, fetchers, and the fetch, estimate and search
+// services. deps.ts puts the accounts and billing around it for the HTTP app; the CLI and the stdio MCP server use it
+// alone (createAgentOperations), so their start loads no account store, Stripe, mail or HTTP framework.
+import { createCache } from './cache/index.js';
+import type { Config } from './config.js';
+import { createFetchers } from './fetchers/index.js';
+import type { AddressRules } from './net/guard.js';
+import { createSafeClient } from './net/safe-client.js';
+import { agentMode, type AgentHandle } from './operations/agent.js';
+import { createLocalOperations } from './operations/local.js';
+import { createRemoteOperations } from './operations/remote.js';
+import { createSearchProvider } from './search/index.js';
+import { createEstimator } from './services/estimate.js';
+import { createFetchService } from './services/fetch-service.js';
+import { createSearchService } from './services/search.js';
+import type { Clock } from './util/clock.js';
+
+/**
+ * options.clock: the time of cache expiry; the system clock unless given.
+ * options.addresses: which addresses the SSRF guard blocks and how it resolves names (tests: a public 127.0.0.1).
+ */
+export function createPipeline(config: Config, options: { clock?: Clock; addresses?: AddressRules } = {}) {
+  const cache = createCache(config, options.clock);
+  const client = createSafeClient({
+    allowPrivateNetworks: config.FETCH_ALLOW_PRIVATE_NETWORKS,
+    timeoutMs: config.FETCH_TIMEOUT_MS,
+    maxBytes: config.FETCH_MAX_BYTES,
+    maxRedirects: config.FETCH_MAX_REDIRECTS,
+    userAgent: config.USER_AGENT,
+    ...options.addresses,
+  });
+  const fetchers = createFetchers(config, { client, cache, addresses: options.addresses });
+  const fetchService = createFetchService({ config, cache, router: fetchers.router });
+  const estimate = createEstimator({ client, fetchService });
+  const search = createSearchService({ provider: createSearchProvider(config), fetchService });
+  return {
+    cache,
+    fetchService,
+    estimate,
+    search,
+    async close() {
+      await Promise.allSettled([fetchers.close(), client.close(), cache.close()]);
+    },
+  };
+}
+
+/**
+ * The agent operations for the CLI and the stdio MCP server: remote when FETCHDOWN_API_URL and FETCHDOWN_API_KEY are
+ * set (loadConfig refuses one without the other), billed to that key; else the pipeline in this process, unmetered.
+ */
+export function createAgentOperations(config: Config): AgentHandle {
+  if (agentMode(config) === 'remote' && config.FETCHDOWN_API_URL && config.FETCHDOWN_API_KEY) {
+    const operations = createRemoteOperations({
+      baseUrl: config.FETCHDOWN_API_URL,
+      apiKey: config.FETCHDOWN_API_KEY,
+      // A search is a provider call plus a round of fetches, each of which may use the whole fetch deadline.
+      timeoutMs: config.FETCH_TIMEOUT_MS * 3,
+    });
+    return { mode: 'remote', operations, close: async () => {} };
+  }
+  const pipeline = createPipeline(config);
+  return { mode: 'local', operations: createLocalOperations(pipeline), close: () => pipeline.close() };
+}
