@@ -5,7 +5,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { killAll, freePort, sleep } from '../test/topology/children.js';
 import { startSite } from '../test/topology/site.js';
-import { buildIfStale, startApi, tempDir } from '../test/topology/stack.js';
+import { buildIfStale } from '../test/helpers/build.js';
+import { startApi, tempDir } from '../test/topology/stack.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);

@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { Pool } from 'undici';
 import { killAll, freePort } from '../test/topology/children.js';
-import { buildIfStale, startApi, tempDir, type ApiProcess } from '../test/topology/stack.js';
+import { buildIfStale } from '../test/helpers/build.js';
+import { startApi, tempDir, type ApiProcess } from '../test/topology/stack.js';
 import { loadBenchmarkPages } from './benchmark-pages.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { buildIfStale } from './build.js';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -20,7 +21,7 @@ export interface InstalledPackage {
 
 export function packAndInstall(workDir: string): InstalledPackage {
   // The build prepare would run, first: a lifecycle script's output on stdout would spoil pack's JSON.
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  buildIfStale();
   const output = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workDir], {
     cwd: REPO_ROOT,
     encoding: 'utf8',

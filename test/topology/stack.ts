@@ -9,7 +9,6 @@ import {
   readFileSync,
   readdirSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -156,20 +155,6 @@ export async function startPostgres(after: (fn: () => void) => void): Promise<Po
       child = null;
     },
   };
-}
-
-/** Newest modification time of the files under `dir`. */
-function newest(dir: string): number {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .reduce((latest, entry) => Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs), 0);
-}
-
-/** `npm run build` unless dist/ is newer than every source file: the processes run dist/main.js, as production does. */
-export function buildIfStale(): void {
-  const main = join(REPO_ROOT, 'dist', 'main.js');
-  if (existsSync(main) && statSync(main).mtimeMs > newest(join(REPO_ROOT, 'src'))) return;
-  execFileSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'pipe' });
 }
 
 export interface ApiProcess {

@@ -4,19 +4,12 @@
 // redis-server, a failure under CI=true. TOPOLOGY_LOAD_MS and TOPOLOGY_CONNECTIONS size the load.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { buildIfStale } from '../helpers/build.js';
 import { createPostgresSchema } from '../helpers/databases.js';
 import { killAll, sleep, waitUntil } from './children.js';
 import { runLoad, type LoadOptions, type LoadResult } from './load.js';
 import { startSite, type Site } from './site.js';
-import {
-  buildIfStale,
-  missingTools,
-  nginxAccess,
-  nginxErrors,
-  startPostgres,
-  startRedis,
-  type RedisServer,
-} from './stack.js';
+import { missingTools, nginxAccess, nginxErrors, startPostgres, startRedis, type RedisServer } from './stack.js';
 import { call, ledgerRows, newAccount, startTopology, type Topology } from './topology.js';
 
 const LOAD_MS = Number(process.env.TOPOLOGY_LOAD_MS ?? 6000);
