@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import pg from 'pg';
 import { createAccounts } from '../../src/accounts/index.js';
 import { createCredits } from '../../src/accounts/credits.js';
 import { planTable } from '../../src/accounts/plans.js';
@@ -222,4 +223,33 @@ test('Postgres: stores in two schemas of one database migrate side by side', asy
       })
       .execute();
   }
+});
+
+test('migrations succeed while other schemas of the database are created and dropped (tenants, parallel runs)', async (t) => {
+  const postgres = DATABASES.find((d) => d.name === 'postgres')!;
+  const env = await postgres.env(t);
+  if (typeof env === 'string') return t.skip(env);
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  t.after(() => admin.end());
+  let stop = false;
+  let dropped = 0;
+  const churn = (async () => {
+    for (let i = 0; !stop; i++, dropped++) {
+      const schema = `fd_churn_${process.pid}_${i}`;
+      await admin.query(`create schema ${schema}; create table ${schema}.t (a int)`);
+      await admin.query(`drop schema ${schema} cascade`);
+    }
+  })();
+  const failures: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    const store = createStore({ databaseUrl: await createPostgresSchema(t), dataDir: tmpdir() });
+    await store.migrate().catch((error: unknown) => failures.push(String(error)));
+    await store.close();
+  }
+  stop = true;
+  await churn;
+  t.diagnostic(`${dropped} schemas dropped meanwhile`);
+  assert.ok(dropped > 0);
+  assert.deepEqual(failures, []);
 });
