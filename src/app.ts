@@ -24,7 +24,6 @@ import { createValidatorCompiler } from './http/validator.js';
 import { pageRoutes } from './pages/routes.js';
 import { registerDrain } from './http/drain.js';
 import { registerMetrics } from './metrics/http.js';
-import { runInRequest } from './util/request-context.js';
 import { API_VERSION } from './version.js';
 
 export { API_VERSION };
@@ -75,7 +74,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(createValidatorCompiler());
   registerErrorHandling(app);
   echoRequestIds(app);
-  app.addHook('onRequest', (request, _reply, done) => runInRequest(request.id, done));
   registerDrain(app);
   registerMetrics(app, { token: deps.config.METRICS_TOKEN });
   app.addHook('onReady', () => deps.store.migrate());

@@ -64,6 +64,8 @@ export const ConfigSchema = Type.Object({
   ANONYMOUS_ACCESS: Bool(true),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   MAIL_FROM: Type.String({ default: 'Fetchdown <no-reply@localhost>', minLength: 3 }),
+  // Active (unrevoked) API keys an account may hold; one more is 409 too_many_keys. Keys share the account's limits.
+  MAX_KEYS_PER_ACCOUNT: Int(20, 1, 10000),
   ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   FREE_MONTHLY_CREDITS: Int(500, 0),
   STARTER_MONTHLY_CREDITS: Int(20000, 0),
@@ -78,7 +80,8 @@ export const ConfigSchema = Type.Object({
   STRIPE_PRICE_STARTER: Type.Optional(Type.String({ minLength: 1 })),
   STRIPE_PRICE_PRO: Type.Optional(Type.String({ minLength: 1 })),
   STRIPE_PRICE_SCALE: Type.Optional(Type.String({ minLength: 1 })),
-  // Requests per window (0 = unlimited): per client IP for anonymous callers, per key by plan otherwise.
+  // Requests per window (0 = unlimited): per client IP for anonymous callers, per account by plan otherwise (its keys
+  // share one count; its session-cookie routes have a count of their own).
   RATE_LIMIT_WINDOW_SECONDS: Int(60, 1, 86400),
   RATE_LIMIT_ANONYMOUS: Int(30, 0),
   RATE_LIMIT_FREE: Int(60, 0),
@@ -87,8 +90,11 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_SCALE: Int(3000, 0),
   // Sign-up and login requests per client IP per hour (each sends an e-mail); 0 = unlimited.
   RATE_LIMIT_MAIL_PER_HOUR: Int(10, 0),
+  // Failed credentials (unknown or revoked API keys, bad sign-in links, wrong admin tokens) per minute, counted per
+  // client IP and per target; past it, 429. 0 = unlimited.
+  RATE_LIMIT_AUTH_FAILURES: Int(10, 0),
   // Which peers may set X-Forwarded-For (the client IP of per-IP limits): true, false, or addresses/CIDRs/range names.
-  TRUST_PROXY: Type.String({ default: 'loopback,linklocal,uniquelocal', minLength: 1 }),
+  TRUST_PROXY: Type.String({ default: 'loopback', minLength: 1 }),
   // GET /metrics (Prometheus): a bearer token scrapers send; unset, only callers on this machine may read it.
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   // On SIGTERM: how long requests in flight may take to finish before the process closes anyway.

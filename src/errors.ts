@@ -32,6 +32,7 @@ export const ERROR_STATUS = {
   invalid_token: 400,
   cross_site_request: 403,
   quota_exceeded: 402,
+  too_many_keys: 409,
   rate_limited: 429,
   billing_not_configured: 503,
   billing_provider_error: 502,
@@ -56,10 +57,18 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
-    /** headers: response headers that belong to this error (WWW-Authenticate, Retry-After…); set by the HTTP layer. */
-    readonly options: { retryHint?: string; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
+    /**
+     * headers: response headers that belong to this error (WWW-Authenticate, Retry-After…); set by the HTTP layer.
+     * cause: the failure behind it (a driver's error), for the log, never for the answer.
+     */
+    readonly options: {
+      retryHint?: string;
+      extra?: Record<string, unknown>;
+      headers?: Record<string, string>;
+      cause?: unknown;
+    } = {},
   ) {
-    super(detail);
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
     this.status = ERROR_STATUS[code];
   }
 

@@ -13,7 +13,6 @@ import { createKeys } from './keys.js';
 import { createLogin } from './login.js';
 import { createMetrics } from './metrics.js';
 import { planTable } from './plans.js';
-import { requestFields } from '../util/request-context.js';
 import { createUsage } from './usage.js';
 
 export type { Clock } from './clock.js';
@@ -24,7 +23,7 @@ export interface AccountsLog {
   error(fields: object, message: string): void;
 }
 
-export type AccountsConfig = Parameters<typeof planTable>[0] & Pick<Config, 'PUBLIC_BASE_URL'>;
+export type AccountsConfig = Parameters<typeof planTable>[0] & Pick<Config, 'PUBLIC_BASE_URL' | 'MAX_KEYS_PER_ACCOUNT'>;
 
 export function createAccounts(deps: {
   store: Store;
@@ -39,17 +38,20 @@ export function createAccounts(deps: {
   const sending = new Set<Promise<void>>();
 
   /** Mail goes out in the background, so a response never waits on (or reveals anything through) the mail server. */
-  function deliver(message: MailMessage): void {
+  function deliver(message: MailMessage, requestId: string | undefined): void {
     const sent: Promise<void> = mailer
-      .send(message)
+      .send({ ...message, requestId })
       .catch((error: unknown) =>
-        log.warn({ to: message.to, subject: message.subject, err: String(error) }, 'mail could not be sent'),
+        log.warn(
+          { reqId: requestId, to: message.to, subject: message.subject, err: String(error) },
+          'mail could not be sent',
+        ),
       )
       .finally(() => sending.delete(sent));
     sending.add(sent);
   }
 
-  const keys = createKeys({ store, clock });
+  const keys = createKeys({ store, clock, maxKeysPerAccount: config.MAX_KEYS_PER_ACCOUNT });
   const login = createLogin({ store, clock, keys, publicBaseUrl: config.PUBLIC_BASE_URL, deliver });
   const credits = createCredits({ store, clock, plans });
   const metrics = createMetrics({ store, clock });
@@ -58,7 +60,7 @@ export function createAccounts(deps: {
     plans,
     clock,
     ...login,
-    issueKey: (accountId: number, label: string | null) => keys.issueKey(store.db, accountId, label),
+    addKey: keys.addKey,
     listKeys: keys.listKeys,
     revokeKey: keys.revokeKey,
     verifyApiKey: keys.verifyApiKey,
@@ -94,7 +96,7 @@ export type Accounts = ReturnType<typeof createAccounts>;
 
 /** Store, mailer, rate limiter and the accounts service, from the config; close() releases them in order. */
 export function createAccountServices(config: Config, deps: { clock?: Clock } = {}) {
-  const log = pino({ level: config.LOG_LEVEL, name: 'accounts', mixin: requestFields });
+  const log = pino({ level: config.LOG_LEVEL, name: 'accounts' });
   const onError = (error: Error) => log.warn({ err: error }, 'a database connection failed; the pool replaces it');
   const store: Store = createStore({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, onError });
   const mailer = createMailer(config, log);

@@ -21,14 +21,17 @@ export interface IssuedKey {
   key: KeyOut;
 }
 
+/** A new key, or why not: the account already holds `max` active keys (MAX_KEYS_PER_ACCOUNT). */
+export type KeyIssue = ({ ok: true } & IssuedKey) | { ok: false; reason: 'too_many_keys'; max: number };
+
 export type ApiKeyCheck =
-  | { ok: true; account: Account; keyId: number; keyHash: string }
+  | { ok: true; account: Account; keyId: number }
   | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'revoked' };
 
 const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
 
-export function createKeys(deps: { store: Store; clock: Clock }) {
-  const { store, clock } = deps;
+export function createKeys(deps: { store: Store; clock: Clock; maxKeysPerAccount: number }) {
+  const { store, clock, maxKeysPerAccount } = deps;
   const lastWritten = new Map<number, number>();
 
   /** Creates a key for an account; `db` may be a transaction so sign-up creates account and key together. */
@@ -48,6 +51,30 @@ export function createKeys(deps: { store: Store; clock: Clock }) {
       .returning('id')
       .executeTakeFirstOrThrow();
     return { apiKey, key: { id: row.id, label, created_at: iso(createdAt)!, last_used_at: null, revoked: false } };
+  }
+
+  /**
+   * Another key for an existing account, unless it already holds maxKeysPerAccount active ones (revoked keys do not
+   * count). The account row is locked first, so concurrent requests cannot pass the cap together.
+   */
+  async function addKey(accountId: number, label: string | null): Promise<KeyIssue> {
+    return store.transaction(async (trx) => {
+      await trx
+        .selectFrom('accounts')
+        .select('id')
+        .where('id', '=', accountId)
+        .$if(store.dialect === 'postgres', (q) => q.forUpdate())
+        .executeTakeFirstOrThrow();
+      const row = await trx
+        .selectFrom('api_keys')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('account_id', '=', accountId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(row?.n ?? 0) >= maxKeysPerAccount)
+        return { ok: false as const, reason: 'too_many_keys' as const, max: maxKeysPerAccount };
+      return { ok: true as const, ...(await issueKey(trx, accountId, label)) };
+    });
   }
 
   async function listKeys(accountId: number): Promise<KeyOut[]> {
@@ -125,7 +152,7 @@ export function createKeys(deps: { store: Store; clock: Clock }) {
     if (row.revoked_at !== null) return { ok: false, reason: 'revoked' };
     await touch(row.key_id, row.last_used_at);
     const { key_id, key_hash: _hash, revoked_at: _revoked, last_used_at: _used, ...account } = row;
-    return { ok: true, account, keyId: key_id, keyHash };
+    return { ok: true, account, keyId: key_id };
   }
 
   async function touch(keyId: number, lastUsedAt: number | null): Promise<void> {
@@ -142,7 +169,7 @@ export function createKeys(deps: { store: Store; clock: Clock }) {
       .execute();
   }
 
-  return { issueKey, listKeys, revokeKey, verifyApiKey };
+  return { issueKey, addKey, listKeys, revokeKey, verifyApiKey };
 }
 
 export type Keys = ReturnType<typeof createKeys>;

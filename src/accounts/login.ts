@@ -1,5 +1,5 @@
 // Sign-up and sign-in: accounts with a first key, one-time magic links (15 minutes) and hashed session tokens.
-// Sign-up on a known address sends a sign-in link instead of a key and does the same amount of work either way.
+// Sign-up on a known address sends a sign-in link instead of a key and takes the same time (not the same answer).
 import type { Kysely } from 'kysely';
 import type { MailMessage } from '../mail/types.js';
 import type { Store } from '../store/db.js';
@@ -38,7 +38,7 @@ export function createLogin(deps: {
   clock: Clock;
   keys: Keys;
   publicBaseUrl: string;
-  deliver(message: MailMessage): void;
+  deliver(message: MailMessage, requestId: string | undefined): void;
 }) {
   const { store, clock, keys, deliver } = deps;
   const base = deps.publicBaseUrl.replace(/\/$/, '');
@@ -54,7 +54,14 @@ export function createLogin(deps: {
     return Number(row?.n ?? 0);
   }
 
-  async function insertLink(db: Kysely<Database>, accountId: number, token: string, now: number): Promise<void> {
+  /** usedAt: set for a link written only so a throttled sign-up costs what the others do; it can never be spent. */
+  async function insertLink(
+    db: Kysely<Database>,
+    accountId: number,
+    token: string,
+    now: number,
+    usedAt: number | null = null,
+  ): Promise<void> {
     await db
       .insertInto('magic_links')
       .values({
@@ -62,15 +69,20 @@ export function createLogin(deps: {
         token_hash: hashSecret(token),
         created_at: now,
         expires_at: now + MAGIC_LINK_TTL_MS,
-        used_at: null,
+        used_at: usedAt,
       })
       .execute();
   }
 
   const linkFor = (token: string) => `${base}/auth/verify?token=${token}`;
 
-  /** Creates the account and its first key, or, for a known address, sends a sign-in link; both branches do alike. */
-  async function signup(email: string, label: string): Promise<SignupResult> {
+  /**
+   * Creates the account and its first key, or, for a known address, sends a sign-in link. The answer differs (a new
+   * address gets its key), but the time does not: every branch runs the same statements (count the recent links,
+   * insert the account or find it there, read it back, write one row holding one hashed secret) in one transaction
+   * that writes, and mail leaves in the background.
+   */
+  async function signup(email: string, label: string, requestId?: string): Promise<SignupResult> {
     const address = normalizeEmail(email);
     const token = generateSecret();
     const now = clock.now();
@@ -89,28 +101,29 @@ export function createLogin(deps: {
         .onConflict((oc) => oc.column('email').doNothing())
         .returning('id')
         .executeTakeFirst();
-      if (created) {
-        const issued = await keys.issueKey(trx, created.id, label);
-        return { created: true as const, apiKey: issued.apiKey, keyId: issued.key.id };
-      }
-      const existing = await trx
+      const account = await trx
         .selectFrom('accounts')
         .select('id')
         .where('email', '=', address)
         .executeTakeFirstOrThrow();
-      if (!throttled) await insertLink(trx, existing.id, token, now);
+      if (created) {
+        const issued = await keys.issueKey(trx, account.id, label);
+        return { created: true as const, apiKey: issued.apiKey, keyId: issued.key.id };
+      }
+      // Past the cap the link is written spent and never mailed: without its write this branch would commit faster.
+      await insertLink(trx, account.id, token, now, throttled ? now : null);
       return { created: false as const, send: !throttled };
     });
     if (outcome.created) {
-      deliver(apiKeyMessage(address, outcome.apiKey, base));
+      deliver(apiKeyMessage(address, outcome.apiKey, base), requestId);
       return { created: true, apiKey: outcome.apiKey, keyId: outcome.keyId };
     }
-    if (outcome.send) deliver(signInMessage(address, linkFor(token), MAGIC_LINK_TTL_MS / 60_000));
+    if (outcome.send) deliver(signInMessage(address, linkFor(token), MAGIC_LINK_TTL_MS / 60_000), requestId);
     return { created: false };
   }
 
   /** Sends a sign-in link when the address has an account; says nothing either way. */
-  async function requestLogin(email: string): Promise<void> {
+  async function requestLogin(email: string, requestId?: string): Promise<void> {
     const address = normalizeEmail(email);
     const token = generateSecret();
     const now = clock.now();
@@ -122,7 +135,7 @@ export function createLogin(deps: {
       await insertLink(trx, account.id, token, now);
       return true;
     });
-    if (send) deliver(signInMessage(address, linkFor(token), MAGIC_LINK_TTL_MS / 60_000));
+    if (send) deliver(signInMessage(address, linkFor(token), MAGIC_LINK_TTL_MS / 60_000), requestId);
   }
 
   async function explain(

@@ -1,9 +1,11 @@
-// Picks the cache backend from the config: embedded (memory LRU in front of SQLite), memory only, or Redis.
+// Picks the cache backend from the config: embedded (memory LRU in front of SQLite), memory only, or Redis (with a
+// memory front kept coherent across processes).
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { createMemoryCache } from './memory.js';
 import { createRedisCache } from './redis.js';
+import { createSharedCache } from './shared.js';
 import { createSqliteCache } from './sqlite.js';
 import { createTieredCache } from './tiered.js';
 import type { Cache } from './types.js';
@@ -21,7 +23,8 @@ export function createCache(
     return createTieredCache(createMemoryCache({ maxEntries, clock }), sqlite, clock);
   }
   if (url.startsWith('memory://')) return createMemoryCache({ maxEntries, clock });
-  // No memory front for Redis: every process must see a delete at once.
-  if (/^rediss?:\/\//.test(url)) return createRedisCache({ url, clock });
+  if (/^rediss?:\/\//.test(url)) {
+    return maxEntries === 0 ? createRedisCache({ url, clock }) : createSharedCache({ url, maxEntries, clock });
+  }
   throw new Error(`CACHE_URL: unsupported scheme in "${url}"`);
 }

@@ -5,8 +5,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { Type } from '@sinclair/typebox';
 import type { ApiKeyCheck } from '../accounts/keys.js';
 import { ErrorResponse } from '../contract/fetch.js';
+import { hashSecret } from '../accounts/secrets.js';
 import type { AppDeps } from './app-deps.js';
 import { AppError } from '../errors.js';
+import { failedCredential } from './failed-credentials.js';
 import type { Caller } from '../operations/index.js';
 import type { Account, PlanKey } from '../store/types.js';
 
@@ -87,16 +89,46 @@ function anonymousLimit(deps: AppDeps, ip: string): Limit {
   };
 }
 
-function keyLimit(deps: AppDeps, plan: PlanKey, keyHash: string): Limit {
-  // Keyed by a prefix of the key's hash, not its id: unique even across databases that share one Redis.
-  const requests = deps.operations.accounts.plans[plan].requestsPerWindow;
+/**
+ * The counter of one account, shared by all its keys (and by every process, in Redis): named by a hash of the
+ * account's id, address and creation time, so it stays apart from another database's account with the same id.
+ */
+function accountCounter(account: Account): string {
+  return hashSecret(`${account.id}:${account.email}:${account.created_at}`).slice(0, 32);
+}
+
+/**
+ * The plan's requests per window, counted per account: `via` 'key' for every request with one of its API keys,
+ * 'session' for its session-cookie routes (a count of their own, so busy agents do not lock the dashboard out).
+ */
+export function accountLimit(deps: AppDeps, account: Account, via: 'key' | 'session'): Limit {
+  const plan: PlanKey = account.plan;
   return {
-    key: `key:${keyHash.slice(0, 32)}`,
+    key: `${via === 'key' ? 'account' : 'session'}:${accountCounter(account)}`,
     policy: plan,
-    requests,
+    requests: deps.operations.accounts.plans[plan].requestsPerWindow,
     windowSeconds: deps.config.RATE_LIMIT_WINDOW_SECONDS,
-    who: `per key on the ${plan} plan`,
+    who:
+      via === 'key'
+        ? `per account on the ${plan} plan (all of its API keys together)`
+        : `per account on the ${plan} plan for the session routes`,
   };
+}
+
+/**
+ * The account of a presented API key, or the error to answer: 401 invalid_api_key, or 429 once the client IP or the
+ * key has had RATE_LIMIT_AUTH_FAILURES unknown or revoked keys this minute.
+ */
+export async function checkApiKey(
+  deps: AppDeps,
+  request: FastifyRequest,
+  presented: string | undefined,
+): Promise<{ account: Account; keyId: number }> {
+  const check = await deps.operations.accounts.verifyApiKey(presented);
+  if (check.ok) return check;
+  const failure = invalidApiKey(check.reason);
+  if (presented === undefined || (check.reason !== 'unknown' && check.reason !== 'revoked')) throw failure;
+  throw await failedCredential(deps, 'api_key', request.ip, presented, failure);
 }
 
 async function authenticateKey(
@@ -112,10 +144,9 @@ async function authenticateKey(
     caller = { kind: 'anonymous', ip: request.ip };
     limit = anonymousLimit(deps, request.ip);
   } else {
-    const check = await deps.operations.accounts.verifyApiKey(presented);
-    if (!check.ok) throw invalidApiKey(check.reason);
-    caller = { kind: 'account', account: check.account, keyId: check.keyId };
-    limit = keyLimit(deps, check.account.plan, check.keyHash);
+    const { account, keyId } = await checkApiKey(deps, request, presented);
+    caller = { kind: 'account', account, keyId };
+    limit = accountLimit(deps, account, 'key');
   }
   await enforceRateLimit(deps, reply, limit);
   request.caller = caller;

@@ -4,6 +4,7 @@
 // connection has ended or the deadline has passed.
 import { Server } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { trackHttpInFlight } from '../metrics/registry.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,21 +22,28 @@ export function registerDrain(app: FastifyInstance): void {
   let inFlight = 0;
   let lastActivity = performance.now();
 
-  app.addHook('onRequest', async (request, reply) => {
+  const finished = () => {
+    inFlight--;
+    lastActivity = performance.now();
+  };
+  const untrack = trackHttpInFlight(() => inFlight);
+  app.addHook('onClose', (_app, done) => {
+    untrack();
+    done();
+  });
+
+  // A callback hook with one shared listener: it runs on every request, where a promise or closure each shows.
+  app.addHook('onRequest', (request, reply, done) => {
     inFlight++;
     lastActivity = performance.now();
-    reply.raw.once('close', () => {
-      inFlight--;
-      lastActivity = performance.now();
-    });
-    if (!draining) return;
+    reply.raw.on('close', finished);
+    if (!draining) return done();
     void reply.header('connection', 'close');
-    if (request.url === '/ready') {
-      return reply.code(503).send({
-        status: 'unavailable',
-        checks: { draining: { ok: false, ms: 0, detail: 'shutting down: finishing the requests in flight' } },
-      });
-    }
+    if (request.url !== '/ready') return done();
+    void reply.code(503).send({
+      status: 'unavailable',
+      checks: { draining: { ok: false, ms: 0, detail: 'shutting down: finishing the requests in flight' } },
+    });
   });
 
   const connections = () =>

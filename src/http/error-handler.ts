@@ -13,7 +13,7 @@ declare module 'fastify' {
 }
 
 function translate(error: FastifyError): unknown {
-  if (isStoreUnavailable(error)) return storeUnavailable();
+  if (isStoreUnavailable(error)) return storeUnavailable(error);
   if (error.validation)
     return new ValidationError(toValidationIssues(error.validation, error.validationContext ?? 'body'));
   switch (error.code) {

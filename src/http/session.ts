@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { SESSION_TTL_SECONDS } from '../accounts/login.js';
 import { AppError } from '../errors.js';
 import type { AppDeps } from './app-deps.js';
+import { accountLimit, enforceRateLimit } from './auth.js';
 import type { Account } from '../store/types.js';
 import { ErrorResponse } from '../contract/fetch.js';
 
@@ -70,7 +71,10 @@ export function refuseCrossSite(request: FastifyRequest, publicBaseUrl: string):
   }
 }
 
-/** For the scope of the cookie-authenticated routes: a live session is required, and changes come from this site. */
+/**
+ * For the scope of the cookie-authenticated routes: a live session is required, changes come from this site, and the
+ * account's plan limits its requests (429).
+ */
 export function requireSession(app: FastifyInstance, deps: AppDeps): void {
   const base = deps.config.PUBLIC_BASE_URL;
   app.addHook('onRoute', (route) => {
@@ -79,6 +83,7 @@ export function requireSession(app: FastifyInstance, deps: AppDeps): void {
       ...((schema.response as Record<number, unknown>) ?? {}),
       401: Type.Ref(ErrorResponse),
       403: Type.Ref(ErrorResponse),
+      429: Type.Ref(ErrorResponse),
     };
     route.schema = { ...schema, response, security: [{ SessionCookie: [] }] };
   });
@@ -94,6 +99,7 @@ export function requireSession(app: FastifyInstance, deps: AppDeps): void {
           : 'the session has expired or was signed out; sign in again (POST /auth/login)';
       throw new AppError('invalid_session', detail);
     }
+    await enforceRateLimit(deps, reply, accountLimit(deps, check.account, 'session'));
     request.session = { account: check.account, sessionId: check.sessionId };
   });
 }

@@ -23,6 +23,7 @@ export function createOutboxMailer(options: { dir: string; from: string; log: Ma
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
       const fields: Record<string, string> = { to: message.to, subject: message.subject, file };
       if (message.link) fields.link = message.link;
+      if (message.requestId) fields.reqId = message.requestId;
       options.log.info(fields, 'mail written to the outbox (SMTP_URL is not set)');
     },
     async close() {

@@ -6,6 +6,8 @@ export interface MailMessage {
   text: string;
   /** The sign-in link the message carries, if any: the outbox logs it so a local install works without mail. */
   link?: string;
+  /** The id of the request that caused it, so the mail's log lines join that request's. */
+  requestId?: string;
 }
 
 export interface Mailer {

@@ -6,13 +6,6 @@ export const registry = new Registry();
 // Process CPU, memory, handles, GC and event-loop lag (nodejs_eventloop_lag_*), sampled every 10 ms for the lag.
 collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
 
-export const httpRequests = new Counter({
-  name: 'fetchdown_http_requests_total',
-  help: 'HTTP requests answered, by route pattern, method and status code.',
-  labelNames: ['route', 'method', 'status'] as const,
-  registers: [registry],
-});
-
 export const httpDuration = new Histogram({
   name: 'fetchdown_http_request_duration_seconds',
   help: 'Time from the request arriving to the response being written, by route pattern, method and status code.',
@@ -21,10 +14,19 @@ export const httpDuration = new Histogram({
   registers: [registry],
 });
 
-export const httpInFlight = new Gauge({
-  name: 'fetchdown_http_requests_in_flight',
-  help: 'HTTP requests received and not yet answered.',
+// The request count is the histogram's own count, copied at scrape time: counting it again per request would cost
+// every request a second label lookup.
+new Counter({
+  name: 'fetchdown_http_requests_total',
+  help: 'HTTP requests answered, by route pattern, method and status code.',
+  labelNames: ['route', 'method', 'status'] as const,
   registers: [registry],
+  async collect() {
+    this.reset();
+    for (const { metricName, labels, value } of (await httpDuration.get()).values) {
+      if (metricName?.endsWith('_count')) this.inc(labels as Record<'route' | 'method' | 'status', string>, value);
+    }
+  },
 });
 
 export const upstreamFetches = new Counter({
@@ -36,13 +38,26 @@ export const upstreamFetches = new Counter({
   registers: [registry],
 });
 
-export const cacheLookups = new Counter({
+const lookups = { hit: 0, miss: 0 };
+
+/** Counts a page cache lookup: two integers on the hot path, turned into the labelled counter at scrape time. */
+export function countCacheLookup(hit: boolean): void {
+  if (hit) lookups.hit++;
+  else lookups.miss++;
+}
+
+new Counter({
   name: 'fetchdown_cache_lookups_total',
   help:
     'Page cache lookups of /fetch and batch items, by result: hit or miss (a cache that cannot be reached is a ' +
     'miss).',
   labelNames: ['result'] as const,
   registers: [registry],
+  collect() {
+    this.reset();
+    this.inc({ result: 'hit' }, lookups.hit);
+    this.inc({ result: 'miss' }, lookups.miss);
+  },
 });
 
 export const extractionTasks = new Counter({
@@ -88,6 +103,7 @@ const readings = {
     'fetchdown_upstream_fetches_queued',
     'Upstream fetches waiting for a FETCH_CONCURRENCY slot.',
   ),
+  httpInFlight: summedGauge('fetchdown_http_requests_in_flight', 'HTTP requests received and not yet answered.'),
   extractionRunning: summedGauge(
     'fetchdown_extraction_tasks_running',
     'Pages being extracted on the extraction threads now (at most EXTRACT_WORKERS).',
@@ -120,6 +136,11 @@ export function trackUpstream(limiter: { readonly active: number; readonly queue
     [readings.upstreamActive.sources, () => limiter.active],
     [readings.upstreamQueued.sources, () => limiter.queued],
   ]);
+}
+
+/** Reports an HTTP server's requests in flight; returns the function that stops it. */
+export function trackHttpInFlight(read: Reading): () => void {
+  return track([[readings.httpInFlight.sources, read]]);
 }
 
 /** Reports a browser pool's busy pages and waiting callers; returns the function that stops it. */

@@ -12,13 +12,14 @@ export function createAccountOperations(deps: { accounts: Accounts }) {
   const { accounts } = deps;
 
   return {
-    async signup(input: { email: string; label: string }) {
-      const result = await accounts.signup(input.email, input.label);
+    /** `requestId` is the caller's request, for the log lines of the mail sent after it. */
+    async signup(input: { email: string; label: string }, requestId?: string) {
+      const result = await accounts.signup(input.email, input.label, requestId);
       return result.created
         ? { api_key: result.apiKey, key_id: result.keyId, message: SIGNUP_MESSAGE }
         : { api_key: null, key_id: null, message: SIGNUP_MESSAGE };
     },
-    requestLogin: (email: string) => accounts.requestLogin(email),
+    requestLogin: (email: string, requestId?: string) => accounts.requestLogin(email, requestId),
     checkMagicLink: accounts.checkMagicLink,
     redeemMagicLink: accounts.redeemMagicLink,
     verifySession: accounts.verifySession,
@@ -29,7 +30,14 @@ export function createAccountOperations(deps: { accounts: Accounts }) {
     describe: (account: Account) => accounts.describeAccount(account),
     listKeys: (account: Account) => accounts.listKeys(account.id),
     async createKey(account: Account, label: string) {
-      const issued = await accounts.issueKey(account.id, label);
+      const issued = await accounts.addKey(account.id, label);
+      if (!issued.ok)
+        throw new AppError(
+          'too_many_keys',
+          `this account already has ${issued.max} active API keys, the most it may hold; revoke one it no longer ` +
+            'needs (DELETE /account/keys/{key_id}) and create the new one then',
+          { extra: { max_keys: issued.max } },
+        );
       return { api_key: issued.apiKey, key_id: issued.key.id, key: issued.key };
     },
     async revokeKey(account: Account, keyId: number) {

@@ -25,6 +25,12 @@ export function createMemoryRateLimiter(options: { now?: () => number } = {}): R
       window.count++;
       return decide(window.count, limit, window.endsAt - at);
     },
+    async peek(key, limit, windowSeconds) {
+      const at = now();
+      const window = windows.get(key);
+      if (!window || window.endsAt <= at) return decide(1, limit, windowSeconds * 1000);
+      return decide(window.count + 1, limit, window.endsAt - at);
+    },
     async close() {
       windows.clear();
     },

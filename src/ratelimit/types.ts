@@ -13,9 +13,12 @@ export interface RateLimiter {
   readonly kind: 'memory' | 'redis';
   /** Counts one request against `key` and says whether it is within `limit` per `windowSeconds`. */
   hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision>;
+  /** Reads `key`'s count without adding to it: `allowed` says whether one more hit would still be within `limit`. */
+  peek(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision>;
   close(): Promise<void>;
 }
 
+/** The decision for `count` hits in a window with `msLeft` to run. */
 export function decide(count: number, limit: number, msLeft: number): RateLimitDecision {
   return {
     allowed: count <= limit,

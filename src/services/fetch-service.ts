@@ -8,7 +8,7 @@ import type { Router } from '../fetchers/router.js';
 import { FETCHER_NAMES, type FetcherChoice, type FetcherName } from '../fetchers/types.js';
 import type { FetchResult, Format } from '../contract/fetch.js';
 import { normalizeUrl } from '../net/normalize-url.js';
-import { cacheLookups, trackUpstream, upstreamFetches } from '../metrics/registry.js';
+import { countCacheLookup, trackUpstream, upstreamFetches } from '../metrics/registry.js';
 import { createLimiter } from '../util/limiter.js';
 import { createSingleFlight } from '../util/single-flight.js';
 import { createAnswerMemo } from './answer-memo.js';
@@ -171,7 +171,7 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
       return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: cursor.offset, hit: true });
     }
     const cached = request.useCache ? await readCache(key) : null;
-    if (request.useCache) cacheLookups.inc({ result: cached ? 'hit' : 'miss' });
+    if (request.useCache) countCacheLookup(cached !== null);
     if (!cached) {
       const entry = await fetchFresh(parseTargetUrl(request.url, at.url), key, request);
       return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: 0, hit: false });

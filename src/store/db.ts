@@ -6,6 +6,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { listMigrations } from './migrations/index.js';
+import { translateOutages } from './outages.js';
 import type { Database } from './types.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -89,7 +90,7 @@ export function createStore(options: {
     // replaces the client.
     pool.on('connect', (client) => client.on('error', (error) => options.onError?.(error)));
     pool.on('error', () => undefined); // already reported by the client's own listener
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<Database>({ dialect: translateOutages(new PostgresDialect({ pool })) });
   } else {
     mkdirSync(options.dataDir, { recursive: true });
     const file = new SqliteDatabase(join(options.dataDir, 'accounts.sqlite'));

@@ -29,13 +29,15 @@ export function isStoreUnavailable(error: unknown): boolean {
   return DRIVER_MESSAGES.test(error.message);
 }
 
-export function storeUnavailable(): AppError {
+/** cause: the driver's own error, kept for the log line of the request. */
+export function storeUnavailable(cause?: unknown): AppError {
   return new AppError(
     'store_unavailable',
     'the account store is unavailable (the database cannot be reached); retry shortly',
     {
       retryHint: 'retry in a few seconds',
       headers: { 'Retry-After': '5' },
+      cause,
     },
   );
 }

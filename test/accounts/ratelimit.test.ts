@@ -72,6 +72,22 @@ for (const { name, make, pass } of limiters) {
   });
 }
 
+for (const { name, make, pass } of limiters) {
+  test(`${name} rate limiter: peek reads a count without adding to it`, async (t) => {
+    const limiter = await make();
+    if (!limiter) return t.skip('Redis not reachable');
+    t.after(() => limiter.close());
+    assert.deepEqual(await limiter.peek('p', 2, 1).then((d) => [d.allowed, d.remaining]), [true, 1]);
+    await limiter.hit('p', 2, 1);
+    for (let i = 0; i < 3; i++)
+      assert.deepEqual(await limiter.peek('p', 2, 1).then((d) => [d.allowed, d.remaining]), [true, 0]);
+    await limiter.hit('p', 2, 1);
+    assert.equal((await limiter.peek('p', 2, 1)).allowed, false, 'a third hit would be past the limit');
+    await pass(1000);
+    assert.equal((await limiter.peek('p', 2, 1)).allowed, true, 'a new window');
+  });
+}
+
 test('an unreachable Redis fails open and reports why', async (t) => {
   const errors: unknown[] = [];
   const limiter = createRedisRateLimiter({ url: 'redis://127.0.0.1:1', onError: (e) => errors.push(e) });

@@ -9,7 +9,7 @@ const START_TIMEOUT_MS = 120_000; // tsx compiles the sources first: slow on a l
 export async function startServerProcess(
   t: { after(fn: () => Promise<void>): unknown },
   env: Record<string, string>,
-): Promise<{ base: string }> {
+): Promise<{ base: string; output(): string }> {
   const child = spawn(process.execPath, ['bin/fetchdown.mjs', 'serve'], {
     cwd: REPO_ROOT,
     env: {
@@ -33,7 +33,7 @@ export async function startServerProcess(
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline && child.exitCode === null) {
     const base = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
-    if (base) return { base };
+    if (base) return { base, output: () => out };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`fetchdown serve did not start: ${out}`);

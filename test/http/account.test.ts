@@ -18,13 +18,13 @@ const KEY_OUT_FIELDS = ['created_at', 'id', 'label', 'last_used_at', 'revoked'];
 
 for (const backend of DATABASES) {
   describe(`/account on ${backend.name}`, () => {
-    async function app(t: Parameters<typeof backend.env>[0] & { skip(m?: string): void }) {
+    async function app(t: Parameters<typeof backend.env>[0] & { skip(m?: string): void }, more = {}) {
       const env = await backend.env(t);
       if (typeof env === 'string') {
         t.skip(env);
         return null;
       }
-      return buildTestApp(t, { ...env, SMTP_URL: smtp.url, MAIL_FROM: 'Fetchdown <keys@fetchdown.test>' });
+      return buildTestApp(t, { ...env, SMTP_URL: smtp.url, MAIL_FROM: 'Fetchdown <keys@fetchdown.test>', ...more });
     }
 
     test('sign-up returns a key once, e-mails it, and stores only its hash', async (t) => {
@@ -155,6 +155,32 @@ for (const backend of DATABASES) {
         withKey(alice.apiKey),
       );
       assert.equal(tooLong.status, 422);
+    });
+
+    test('an account holds at most MAX_KEYS_PER_ACCOUNT active keys, even when asked for many at once', async (t) => {
+      const api = await app(t, { MAX_KEYS_PER_ACCOUNT: '3' });
+      if (!api) return;
+      const alice = await signUp(api);
+      // Eight requests at once for the two keys left: the account row is locked while one counts and inserts.
+      const created = await Promise.all(
+        Array.from({ length: 8 }, () => api.request('POST', '/account/keys', undefined, withKey(alice.apiKey))),
+      );
+      assert.deepEqual(created.map((r) => r.status).sort(), [200, 200, 409, 409, 409, 409, 409, 409]);
+      const refused = created.find((r) => r.status === 409)!;
+      assert.equal(refused.body.code, 'too_many_keys');
+      assert.equal(refused.body.max_keys, 3);
+      assert.match(refused.body.detail, /already has 3 active API keys.*revoke one/);
+      assert.equal(typeof refused.body.request_id, 'string');
+      const list = await api.request('GET', '/account/keys', undefined, withKey(alice.apiKey));
+      assert.equal(list.body.length, 3);
+      // Revoked keys do not count: revoking one makes room for one.
+      const first = created.find((r) => r.status === 200)!;
+      await api.request('DELETE', `/account/keys/${first.body.key_id}`, undefined, withKey(alice.apiKey));
+      assert.equal((await api.request('POST', '/account/keys', undefined, withKey(alice.apiKey))).status, 200);
+      assert.equal((await api.request('POST', '/account/keys', undefined, withKey(alice.apiKey))).status, 409);
+      // Another account has its own allowance of keys.
+      const bob = await signUp(api);
+      assert.equal((await api.request('POST', '/account/keys', undefined, withKey(bob.apiKey))).status, 200);
     });
 
     test('last_used_at is written on first use and then at most once a minute', async (t) => {

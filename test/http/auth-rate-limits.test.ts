@@ -1,14 +1,22 @@
-// Rate limits over HTTP, in memory and in Redis: per IP for anonymous callers, per key by plan, for sign-up mail;
-// 429 rate_limited with Retry-After and RateLimit-Policy/RateLimit; Redis counts shared by several processes.
+// Rate limits over HTTP, in memory and in Redis: per IP for anonymous callers, per account by plan (its keys together,
+// its session routes apart), for sign-up mail, and for failed keys, sign-in links and admin tokens; 429 rate_limited
+// with Retry-After and RateLimit-Policy/RateLimit; Redis counts shared by several processes.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { signUp, uniqueEmail, withKey } from '../helpers/accounts.js';
+import { signIn, signUp, uniqueEmail, withKey } from '../helpers/accounts.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { signInLink, startSmtpServer } from '../helpers/smtp.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const site: FixtureSite = await startFixtureSite();
-after(() => site.close());
+const smtp = await startSmtpServer();
+after(() => Promise.all([site.close(), smtp.close()]));
+
+/** Well-formed credentials nobody was given. */
+const unknownKey = () => `fd_live_${randomBytes(32).toString('base64url')}`;
+const unknownToken = () => randomBytes(32).toString('base64url');
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -68,7 +76,7 @@ for (const backend of backends) {
       );
     });
 
-    test('keys are limited per key by plan', async (t) => {
+    test('accounts are limited by plan, all their keys together', async (t) => {
       const env = await backend.env();
       if (typeof env === 'string') return t.skip(env);
       const api = await buildTestApp(t, { ...env, RATE_LIMIT_FREE: '2', RATE_LIMIT_PRO: '4' });
@@ -80,8 +88,8 @@ for (const backend of backends) {
       assert.equal((await get(alice.apiKey)).status, 200);
       const limited = await get(alice.apiKey);
       assert.equal(limited.status, 429);
-      assert.match(limited.body.detail, /per key on the free plan/);
-      assert.equal((await get(bob.apiKey)).status, 200, 'each key counts alone');
+      assert.match(limited.body.detail, /per account on the free plan \(all of its API keys together\)/);
+      assert.equal((await get(bob.apiKey)).status, 200, 'each account counts alone');
       // The same key on /account counts too.
       assert.equal((await api.request('GET', '/account/me', undefined, withKey(alice.apiKey))).status, 429);
 
@@ -92,6 +100,166 @@ for (const backend of backends) {
       assert.equal(pro.headers.get('ratelimit-policy'), '"pro";q=4;w=60');
       assert.equal((await get(bob.apiKey)).status, 200, 'the fourth request of this window');
       assert.equal((await get(bob.apiKey)).status, 429);
+    });
+
+    test('one account with several keys cannot exceed its plan limit in sum', async (t) => {
+      const env = await backend.env();
+      if (typeof env === 'string') return t.skip(env);
+      const api = await buildTestApp(t, { ...env, RATE_LIMIT_FREE: '10', MAX_KEYS_PER_ACCOUNT: '10' });
+      const alice = await signUp(api);
+      // Key creation is itself counted (it is an /account request of the same account): 4 more keys use 4 of 10.
+      const more = [];
+      for (let i = 0; i < 4; i++) {
+        const created = await api.request('POST', '/account/keys', undefined, withKey(alice.apiKey));
+        assert.equal(created.status, 200, created.text);
+        more.push(created.body.api_key as string);
+      }
+      const keys = [alice.apiKey, ...more];
+      const url = `/cache?url=${encodeURIComponent(site.url('/article'))}`;
+      // Round robin over the five keys, 20 requests at once (4 a key: each key alone would be far within 10): one
+      // window, one count for the account.
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => api.request('GET', url, undefined, withKey(keys[i % keys.length]!))),
+      ).then((all) => all.map((r) => r.status));
+      assert.equal(statuses.filter((s) => s === 200).length, 6, '10 per window, 4 used by the key creations');
+      assert.equal(statuses.filter((s) => s === 429).length, 14);
+      const bob = await signUp(api);
+      assert.equal((await api.request('GET', url, undefined, withKey(bob.apiKey))).status, 200);
+    });
+
+    test('the session routes are limited per account, apart from its keys', async (t) => {
+      const env = await backend.env();
+      if (typeof env === 'string') return t.skip(env);
+      const api = await buildTestApp(t, {
+        ...env,
+        RATE_LIMIT_FREE: '3',
+        SMTP_URL: smtp.url,
+        PUBLIC_BASE_URL: 'http://localhost:8080',
+      });
+      const { email, apiKey } = await signUp(api);
+      const { cookie } = await signIn(api, smtp, email);
+      const statuses = [];
+      for (let i = 0; i < 5; i++)
+        statuses.push((await api.request('GET', '/auth/usage', undefined, { cookie })).status);
+      assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
+      const limited = await api.request('GET', '/auth/keys', undefined, { cookie });
+      assert.equal(limited.status, 429);
+      assert.match(limited.body.detail, /per account on the free plan for the session routes/);
+      assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+      // The account's keys have their own count.
+      assert.equal((await api.request('GET', '/account/me', undefined, withKey(apiKey))).status, 200);
+    });
+
+    test('failed API keys are throttled per client IP and per key; valid keys never count', async (t) => {
+      const env = await backend.env();
+      if (typeof env === 'string') return t.skip(env);
+      const api = await buildTestApp(t, { ...env, RATE_LIMIT_AUTH_FAILURES: '3', RATE_LIMIT_FREE: '0' });
+      const { apiKey } = await signUp(api);
+      const url = `/cache?url=${encodeURIComponent(site.url('/article'))}`;
+      const from = (ip: string, key: string) =>
+        api.request('GET', url, undefined, { 'x-forwarded-for': ip, ...withKey(key) });
+
+      const ip = uniqueIp();
+      // A valid key, many times from one address: never a failure.
+      for (let i = 0; i < 6; i++) assert.equal((await from(ip, apiKey)).status, 200);
+      const guesses = [];
+      for (let i = 0; i < 5; i++) guesses.push(await from(ip, unknownKey()));
+      assert.deepEqual(
+        guesses.map((r) => r.status),
+        [401, 401, 401, 429, 429],
+      );
+      const throttled = guesses[3]!;
+      assert.equal(throttled.body.code, 'rate_limited');
+      assert.match(throttled.body.detail, /too many failed API keys from this address: 3 failures per 60 s/);
+      const retryAfter = Number(throttled.headers.get('retry-after'));
+      assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+      assert.equal(throttled.body.retry_after_seconds, retryAfter);
+      assert.equal(typeof throttled.body.request_id, 'string');
+      // Successful requests are unaffected, even from that address; another address has its own count.
+      assert.equal((await from(ip, apiKey)).status, 200);
+      assert.equal((await from(uniqueIp(), unknownKey())).status, 401);
+
+      // One revoked key tried from ever new addresses: counted per target too.
+      const extra = await api.request('POST', '/account/keys', undefined, withKey(apiKey));
+      await api.request('DELETE', `/account/keys/${extra.body.key_id}`, undefined, withKey(apiKey));
+      const revoked = [];
+      for (let i = 0; i < 4; i++) revoked.push((await from(uniqueIp(), extra.body.api_key)).status);
+      assert.deepEqual(revoked, [401, 401, 401, 429]);
+      // Malformed keys never reach the database and are not counted.
+      for (let i = 0; i < 5; i++) assert.equal((await from(uniqueIp(), 'not-a-key')).status, 401);
+    });
+
+    test('failed sign-in links are throttled per client IP and per token', async (t) => {
+      const env = await backend.env();
+      if (typeof env === 'string') return t.skip(env);
+      const api = await buildTestApp(t, {
+        ...env,
+        RATE_LIMIT_AUTH_FAILURES: '2',
+        SMTP_URL: smtp.url,
+        PUBLIC_BASE_URL: 'http://localhost:8080',
+      });
+      const ip = uniqueIp();
+      const json = { 'x-forwarded-for': ip, accept: 'application/json' };
+      const tries = [];
+      tries.push(await api.request('GET', `/auth/verify?token=${unknownToken()}`, undefined, json));
+      tries.push(await api.request('POST', '/auth/verify', { token: unknownToken() }, json));
+      tries.push(await api.request('POST', '/auth/verify', { token: unknownToken() }, json));
+      assert.deepEqual(
+        tries.map((r) => [r.status, r.body.code]),
+        [
+          [400, 'invalid_token'],
+          [400, 'invalid_token'],
+          [429, 'rate_limited'],
+        ],
+      );
+      assert.match(tries[2]!.body.detail, /too many failed sign-in links from this address/);
+      assert.ok(Number(tries[2]!.headers.get('retry-after')) >= 1);
+      // The browser's confirmation page says so too, with the same status and Retry-After.
+      const page = await api.request('GET', `/auth/verify?token=${unknownToken()}`, undefined, {
+        'x-forwarded-for': ip,
+        accept: 'text/html',
+      });
+      assert.equal(page.status, 429);
+      assert.ok(Number(page.headers.get('retry-after')) >= 1);
+      assert.match(page.text, /too many failed sign-in links/);
+
+      // A spent link tried again from new addresses: per token.
+      const { email } = await signUp(api);
+      assert.equal((await api.post('/auth/login', { email })).status, 202);
+      const { token } = signInLink(await smtp.waitFor(email, (m) => m.subject === 'Sign in to Fetchdown'));
+      assert.equal((await api.request('POST', '/auth/verify', { token }, { 'x-forwarded-for': ip })).status, 200);
+      const again = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await api.request('POST', '/auth/verify', { token }, { 'x-forwarded-for': uniqueIp() });
+        again.push(res.status);
+      }
+      assert.deepEqual(again, [400, 400, 429]);
+      // A working link from the throttled address still signs in (above, after its two failures): successes are
+      // never refused or counted.
+      assert.match((await signIn(api, smtp, email)).cookie, /^service_session=/);
+    });
+
+    test('wrong admin tokens are throttled per client IP and for the token; past it the token is not compared', async (t) => {
+      const env = await backend.env();
+      if (typeof env === 'string') return t.skip(env);
+      const token = `admin-${randomBytes(12).toString('hex')}`;
+      const api = await buildTestApp(t, { ...env, ADMIN_TOKEN: token, RATE_LIMIT_AUTH_FAILURES: '2' });
+      const admin = (ip: string, presented: string) =>
+        api.request('GET', '/admin/metrics', undefined, { 'x-forwarded-for': ip, 'x-admin-token': presented });
+      const ip = uniqueIp();
+      assert.equal((await admin(ip, token)).status, 200);
+      assert.equal((await admin(ip, token)).status, 200, 'successes are not counted');
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await admin(ip, 'wrong-token')).status);
+      assert.deepEqual(statuses, [401, 401, 429]);
+      const refused = await admin(ip, token);
+      assert.equal(refused.status, 429, 'the right token from a throttled client is refused unseen');
+      assert.equal(refused.body.code, 'rate_limited');
+      assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+      // Guesses from many addresses share the token's count: the second address is refused as well.
+      const other = await admin(uniqueIp(), token);
+      assert.equal(other.status, 429);
+      assert.match(other.body.detail, /too many failed admin tokens against this target/);
     });
 
     test('sign-up and login e-mails are limited per IP', async (t) => {

@@ -78,10 +78,12 @@ interface Service {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
   ports?: string[];
+  networks?: Record<string, { ipv4_address?: string }>;
 }
 const compose = parse(readFileSync(join(REPO_ROOT, 'compose.yaml'), 'utf8')) as {
   services: Record<string, Service>;
   volumes: Record<string, unknown>;
+  networks?: { default?: { ipam?: { config?: { subnet?: string; ip_range?: string }[] } } };
 };
 
 test(
@@ -113,6 +115,17 @@ test(
     );
   },
 );
+
+test('the API trusts X-Forwarded-For from the load balancer only, at an address no other container can get', () => {
+  const balancer = compose.services.lb!.networks?.default?.ipv4_address;
+  assert.ok(balancer, 'the load balancer has a fixed address');
+  assert.equal(compose.services.api!.environment!.TRUST_PROXY, balancer);
+  const [network] = compose.networks?.default?.ipam?.config ?? [];
+  const [prefix, last] = [balancer.split('.').slice(0, 3).join('.'), Number(balancer.split('.')[3])];
+  assert.equal(network?.subnet, `${prefix}.0/24`);
+  assert.equal(network?.ip_range, `${prefix}.0/25`, 'dynamic addresses from the lower half');
+  assert.ok(last >= 128 && last < 255, `${balancer} is outside the dynamic range`);
+});
 
 test('compose keeps its state in named volumes and the load balancer config exists and points at the API', () => {
   const named = Object.keys(compose.volumes);

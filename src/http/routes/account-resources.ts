@@ -46,7 +46,7 @@ export const accountResourceRoutes: FastifyPluginAsyncTypebox<ResourceOptions> =
         description: 'The plaintext key is in this response only.',
         tags,
         querystring: LabelQuery,
-        response: responses(CreatedKey),
+        response: responses(CreatedKey, [409]),
       },
     },
     async (request) => ops.createKey(accountOf(request), request.query.label),

@@ -41,7 +41,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
     },
     async (request, reply) => {
       await limitMailRequests(deps, request.ip, reply);
-      return deps.operations.accounts.signup(request.body);
+      return deps.operations.accounts.signup(request.body, request.id);
     },
   );
 

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { equalSecrets } from '../../accounts/secrets.js';
 import { AppError } from '../../errors.js';
 import type { AppDeps } from '../app-deps.js';
+import { failedCredential, refuseWhileThrottled } from '../failed-credentials.js';
 import { AdminQuery, Metrics } from '../../contract/account.js';
 import { responses } from '../responses.js';
 
@@ -21,15 +22,20 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         tags: ['admin'],
         security: [{ AdminToken: [] }, { AdminTokenQuery: [] }],
         querystring: AdminQuery,
-        response: responses(Metrics, [401, 404]),
+        response: responses(Metrics, [401, 404, 429]),
       },
     },
     async (request) => {
       if (!adminToken) throw new AppError('not_found', 'no route for GET /admin/metrics');
       const header = request.headers['x-admin-token'];
       const presented = (Array.isArray(header) ? header[0] : header) ?? request.query.token ?? '';
-      if (!equalSecrets(presented, adminToken))
-        throw new AppError('invalid_admin_token', 'send the admin token as X-Admin-Token (or ?token=)');
+      // The token is the operator's choice and may be guessable: a client past its failures is refused before the
+      // comparison, so it cannot learn whether a guess was right.
+      await refuseWhileThrottled(deps, 'admin_token', request.ip, adminToken);
+      if (!equalSecrets(presented, adminToken)) {
+        const failure = new AppError('invalid_admin_token', 'send the admin token as X-Admin-Token (or ?token=)');
+        throw await failedCredential(deps, 'admin_token', request.ip, adminToken, failure);
+      }
       return deps.operations.accounts.metrics();
     },
   );

@@ -17,6 +17,7 @@ import {
   SESSION_COOKIE,
   setSessionCookie,
 } from '../session.js';
+import { failedCredential } from '../failed-credentials.js';
 import { limitMailRequests } from './account.js';
 import { accountResourceRoutes } from './account-resources.js';
 import { confirmPage, failedPage, PAGE_HEADERS } from './auth-pages.js';
@@ -44,17 +45,35 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
-  async function redeem(token: string, reply: FastifyReply, browser: boolean) {
+  /**
+   * The error for a link that did not work: 400 invalid_token, or 429 once the client IP or the token has had
+   * RATE_LIMIT_AUTH_FAILURES failures this minute (a malformed token never reaches the database and is not counted).
+   */
+  async function linkFailure(request: FastifyRequest, token: string, reason: keyof typeof INVALID_TOKEN) {
+    const failure = new AppError('invalid_token', INVALID_TOKEN[reason]);
+    return reason === 'malformed' ? failure : failedCredential(deps, 'sign_in_link', request.ip, token, failure);
+  }
+
+  /** A failed link as the browser's page (400, or 429 with Retry-After) or as the JSON error. */
+  async function refuseLink(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+    reason: keyof typeof INVALID_TOKEN,
+    browser: boolean,
+  ) {
+    const error = await linkFailure(request, token, reason);
+    if (!browser) throw error;
+    return reply
+      .code(error.status)
+      .headers({ ...PAGE_HEADERS, ...error.options.headers })
+      .type('text/html; charset=utf-8')
+      .send(failedPage(error.detail));
+  }
+
+  async function redeem(token: string, request: FastifyRequest, reply: FastifyReply, browser: boolean) {
     const result = await accounts.redeemMagicLink(token);
-    if (!result.ok) {
-      if (browser)
-        return reply
-          .code(400)
-          .headers(PAGE_HEADERS)
-          .type('text/html; charset=utf-8')
-          .send(failedPage(INVALID_TOKEN[result.reason]));
-      throw new AppError('invalid_token', INVALID_TOKEN[result.reason]);
-    }
+    if (!result.ok) return refuseLink(request, reply, token, result.reason, browser);
     setSessionCookie(reply, result.sessionToken, base);
     void reply.header('cache-control', 'no-store');
     if (browser) return reply.code(303).header('location', '/dashboard').send();
@@ -79,7 +98,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
     },
     async (request, reply) => {
       await limitMailRequests(deps, request.ip, reply);
-      await accounts.requestLogin(request.body.email);
+      await accounts.requestLogin(request.body.email, request.id);
       return reply.code(202).send({ message: LOGIN_MESSAGE });
     },
   );
@@ -98,15 +117,15 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
           'unknown tokens are 400 invalid_token.',
         tags: TAGS,
         querystring: VerifyQuery,
-        response: responses(SessionOut, [400]),
+        response: responses(SessionOut, [400, 429]),
       },
     },
     async (request, reply) => {
-      if (!wantsHtml(request)) return redeem(request.query.token, reply, false);
-      const check = await accounts.checkMagicLink(request.query.token);
-      void reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8');
-      if (!check.ok) return reply.code(400).send(failedPage(INVALID_TOKEN[check.reason]));
-      return reply.send(confirmPage(request.query.token));
+      const token = request.query.token;
+      if (!wantsHtml(request)) return redeem(token, request, reply, false);
+      const check = await accounts.checkMagicLink(token);
+      if (!check.ok) return refuseLink(request, reply, token, check.reason, true);
+      return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(confirmPage(token));
     },
   );
 
@@ -121,14 +140,14 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
         tags: TAGS,
         body: VerifyBody,
         response: {
-          ...responses(SessionOut, [400, 403]),
+          ...responses(SessionOut, [400, 403, 429]),
           303: { type: 'null', description: 'Signed in; go to /dashboard.' },
         },
       },
     },
     async (request, reply) => {
       refuseCrossSite(request, base);
-      return redeem(request.body.token, reply, isForm(request));
+      return redeem(request.body.token, request, reply, isForm(request));
     },
   );
 

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ITEMS_BY_MODE } from '../../billing/index.js';
 import { AppError, ValidationError } from '../../errors.js';
 import type { Account } from '../../store/types.js';
-import { invalidApiKey, presentedKey } from '../auth.js';
+import { checkApiKey, presentedKey } from '../auth.js';
 import { CheckoutBody, CheckoutSession, PortalSession, WebhookReceived } from '../../contract/billing.js';
 import { ErrorResponse } from '../../contract/fetch.js';
 import type { AppDeps } from '../app-deps.js';
@@ -25,11 +25,7 @@ declare module 'fastify' {
 /** The account of an X-Service-Key (scripts), else of the session cookie (the dashboard, with the cross-site check). */
 async function authenticate(deps: AppDeps, request: FastifyRequest): Promise<Account> {
   const key = presentedKey(request);
-  if (key !== undefined) {
-    const check = await deps.operations.accounts.verifyApiKey(key);
-    if (!check.ok) throw invalidApiKey(check.reason);
-    return check.account;
-  }
+  if (key !== undefined) return (await checkApiKey(deps, request, key)).account;
   if (request.method === 'POST') refuseCrossSite(request, deps.config.PUBLIC_BASE_URL);
   const check = await deps.operations.accounts.verifySession(readCookie(request, SESSION_COOKIE));
   if (!check.ok) {
