@@ -57,6 +57,9 @@ export async function buildTestApp(
     RATE_LIMIT_ANONYMOUS: '0',
     RATE_LIMIT_MAIL_PER_HOUR: '0',
     RATE_LIMIT_AUTH_FAILURES: '0',
+    // One extraction thread, not one per core: every test app that fetches starts its own (under tsx, a thread
+    // loads the extraction code in a second or more), and one is enough to take every fetch through the pool.
+    EXTRACT_WORKERS: '1',
     ...env,
   });
   const services = createDeps(config, options);
