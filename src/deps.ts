@@ -32,7 +32,7 @@ export function createDeps(config: Config, options: { clock?: Clock; addresses?:
     ...options.addresses,
   });
   const fetchers = createFetchers(config, { client, cache, addresses: options.addresses });
-  const fetchService = createFetchService({ config, cache, router: fetchers.router });
+  const fetchService = createFetchService({ config, cache, router: fetchers.router, clock: options.clock });
   const estimate = createEstimator({ client, fetchService });
   const search = createSearchService({ provider: createSearchProvider(config), fetchService });
   const accountServices = createAccountServices(config, options);

@@ -45,6 +45,8 @@ export interface FetchedPage extends Partial<PageDetails> {
   pageCount?: number;
   /** Set by the router when more than one fetcher was tried. */
   attempts?: Attempt[];
+  /** The HTML the content was extracted from (html and browser fetchers): kept apart, for `include` and `exclude`. */
+  html?: string;
 }
 
 export type FetchOutcome = { ok: true; page: FetchedPage } | { ok: false; failure: FetchFailure };
