@@ -19,6 +19,7 @@ import { estimateRoutes } from './http/routes/estimate.js';
 import { fetchRoutes } from './http/routes/fetch.js';
 import { healthRoutes } from './http/routes/health.js';
 import { mcpRoutes } from './http/routes/mcp.js';
+import { readerRoutes } from './http/routes/reader.js';
 import { searchRoutes } from './http/routes/search.js';
 import { createValidatorCompiler } from './http/validator.js';
 import { pageRoutes } from './pages/routes.js';
@@ -84,6 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (metered: FastifyInstance) => {
     meterCallers(metered, deps);
     await metered.register(fetchRoutes, { deps });
+    await metered.register(readerRoutes, { deps });
     await metered.register(estimateRoutes, { deps });
     await metered.register(cacheRoutes, { deps });
     await metered.register(searchRoutes, { deps });
