@@ -3,7 +3,14 @@
 // meter and cache as POST /fetch; `Accept: application/json` gets POST /fetch's JSON.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorResponse, FetchRequest, FetchResult, HTTPValidationError, MAX_URL_LENGTH } from '../../contract/fetch.js';
+import {
+  ErrorResponse,
+  FetchRequest,
+  FetchResult,
+  HTTPValidationError,
+  MAX_URL_LENGTH,
+  withOptionalDefaults,
+} from '../../contract/fetch.js';
 import { ValidationError } from '../../errors.js';
 import { acceptsMedia } from '../accept.js';
 import type { AppDeps } from '../app-deps.js';
@@ -16,7 +23,12 @@ export const READER_PARAMS: ReadonlySet<string> = new Set(
 
 const { url: _url, ...fields } = FetchRequest.properties;
 /** Validated and coerced as query strings are; parameters of the target URL pass through unchecked. */
-const ReaderQuery = Type.Object(fields, { additionalProperties: true });
+const ReaderQuery = withOptionalDefaults(Type.Object(fields, { additionalProperties: true }));
+
+export const READER_ROUTE = '/r/*';
+const TARGET_DESCRIPTION = 'The target URL, http or https, as written (query string included).';
+/** For /openapi.json: the wildcard as the one parameter it is. */
+export const READER_PATH_PARAMS = Type.Object({ url: Type.String({ description: TARGET_DESCRIPTION }) });
 
 const PATH_LOC = ['path', 'url'];
 const FIELDS = { url: PATH_LOC, maxTokens: ['query', 'max_tokens'], fields: ['query'] };
@@ -71,7 +83,7 @@ function checkTarget(target: string): void {
 
 export const readerRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get(
-    '/r/*',
+    READER_ROUTE,
     {
       config: { plainTextErrors: true },
       schema: {
@@ -84,9 +96,7 @@ export const readerRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
           'when trimmed, X-Next-Cursor; Accept: application/json (or format=json) answers POST /fetch JSON. ' +
           'Errors are JSON, or text/plain for callers that accept text/* and not JSON. Billed as POST /fetch.',
         tags: ['fetching'],
-        params: Type.Object({
-          '*': Type.String({ description: 'The target URL, http or https, as written (query string included).' }),
-        }),
+        params: Type.Object({ '*': Type.String({ description: TARGET_DESCRIPTION }) }),
         querystring: ReaderQuery,
         response: {
           200: {
