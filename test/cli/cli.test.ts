@@ -102,7 +102,7 @@ test('--include, --exclude and --max-age; bad ones exit 2 naming the flag', asyn
   assert.match(without.stdout, /six hours/);
   assert.doesNotMatch(without.stdout, /\| Variety/);
   const cases: [string[], RegExp][] = [
-    [['--max-age', '-1'], /--max-age: Input should be greater than or equal to 0/],
+    [['--max-age=-1'], /--max-age: Input should be greater than or equal to 0/],
     [['--include', 'p', '--include', 'div['], /--include #2: Invalid CSS selector "div\["/],
   ];
   for (const [args, expected] of cases) {
