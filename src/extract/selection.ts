@@ -16,6 +16,8 @@ export interface Selection {
 }
 
 export interface SelectedContent {
+  /** False for a page nested too deep to select in (parse.ts): its content is then extracted as usual. */
+  applied: boolean;
   markdown: string;
   text: string;
   /** Elements the include selectors matched (outermost only); null without include. */
@@ -45,11 +47,20 @@ export function selectorProblem(selector: string): string | null {
   return problem;
 }
 
+/** The elements `selector` matches; none if the engine fails on this page (a selector that passed selectorProblem). */
+function matchAll(doc: Document, selector: string): Element[] {
+  try {
+    return Array.from(doc.querySelectorAll(selector));
+  } catch {
+    return [];
+  }
+}
+
 /** Removes what `exclude` matches; the number removed (an element inside a removed one is not counted again). */
 function removeExcluded(doc: Document, exclude: readonly string[]): number {
   let removed = 0;
   for (const selector of exclude) {
-    for (const el of Array.from(doc.querySelectorAll(selector))) {
+    for (const el of matchAll(doc, selector)) {
       if (!doc.documentElement.contains(el)) continue;
       el.remove();
       removed++;
@@ -62,7 +73,7 @@ function removeExcluded(doc: Document, exclude: readonly string[]): number {
 function findIncluded(doc: Document, include: readonly string[]): Element[] {
   const matched = new Set<Element>();
   // One selector list: the engine walks the document once and answers in document order.
-  for (const el of Array.from(doc.querySelectorAll(include.join(', ')))) matched.add(el);
+  for (const el of matchAll(doc, include.join(', '))) matched.add(el);
   const outermost: Element[] = [];
   for (const el of matched) {
     let parent = el.parentElement;
@@ -79,23 +90,29 @@ function findIncluded(doc: Document, include: readonly string[]): Element[] {
 export function extractSelection(html: string, pageUrl: string, selection: Selection): SelectedContent {
   const source = normaliseHtml(html);
   const doc = parseDocument(source);
+  try {
+    // Descendant selectors take quadratic time on pages nested thousands deep (parse.ts).
+    assertNestingDepth(doc);
+  } catch {
+    const content = extractHtml(html, pageUrl);
+    return { applied: false, markdown: content.markdown, text: content.text, included: null, excluded: null };
+  }
   const excluded = selection.exclude.length > 0 ? removeExcluded(doc, selection.exclude) : null;
   if (selection.include.length === 0) {
     const content = extractHtml(excluded ? `<!DOCTYPE html>${doc.documentElement.outerHTML}` : source, pageUrl);
-    return { markdown: content.markdown, text: content.text, included: null, excluded };
+    return { applied: true, markdown: content.markdown, text: content.text, included: null, excluded };
   }
   const found = findIncluded(doc, selection.include);
   try {
-    assertNestingDepth(doc);
     const container = doc.createElement('div');
     for (const el of found) container.appendChild(el);
     prepareCodeBlocks(container);
     cleanContent(container, readMetadata(doc, pageUrl).baseUrl);
     const markdown = dropEmptyListItems(convertToMarkdown(container.innerHTML));
-    return { markdown, text: markdownToText(markdown), included: found.length, excluded };
+    return { applied: true, markdown, text: markdownToText(markdown), included: found.length, excluded };
   } catch {
-    // Nested too deep to convert (see parse.ts): the matched elements' text is still worth having.
+    // Conversion does not fail on a page extraction accepts; if it did, the matched elements' text is worth having.
     const text = found.map((el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim()).join('\n\n');
-    return { markdown: text, text, included: found.length, excluded };
+    return { applied: true, markdown: text, text, included: found.length, excluded };
   }
 }

@@ -307,7 +307,7 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
     const fetchedAt = page.value.fetchedAt ?? page.storedAt;
     if (html === undefined)
       return { ...rest, fetchedAt, selection: { applied: false, included: null, excluded: null } };
-    const { markdown, text, included, excluded } = extractSelection(html, page.value.url, selection);
+    const { applied, markdown, text, included, excluded } = extractSelection(html, page.value.url, selection);
     return {
       ...rest,
       markdown,
@@ -315,7 +315,7 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
       tokens: { markdown: countTokens(markdown), text: countTokens(text) },
       contentHash: hashContent(markdown),
       fetchedAt,
-      selection: { applied: true, included, excluded },
+      selection: { applied, included, excluded },
     };
   }
 
