@@ -212,7 +212,7 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
         if (!routed.outcome.ok) throw failureToError(routed.outcome.failure);
         const { html } = routed.outcome.page;
         const stored = toStoredPage(routed.outcome.page, routed.fetcher, Math.round(performance.now() - started));
-        if (html !== undefined) stored.keptHtml = true;
+        stored.keptHtml = html !== undefined;
         const before = previous === undefined ? await readCache(key) : previous;
         if (before) Object.assign(stored, compareCopies(stored, before));
         const entry = await writeOrSkip(cache, key, stored, config.CACHE_TTL_SECONDS);
@@ -281,9 +281,11 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
     if (page) {
       const kept = await readCache(selectionKey(base, page.storedAt));
       if (kept) return render(kept, true);
-      const source = page.value.keptHtml ? await readOrMiss<StoredHtml>(cache, sourceKey(key)) : null;
-      // The HTML went before its page (an LRU evicts them apart): the page is fetched again, once.
-      if (page.value.keptHtml && source?.value.pageStoredAt !== page.storedAt)
+      // Copies cached before HTML was kept do not say (undefined): like one whose HTML went first (an LRU evicts them
+      // apart), the page is fetched again, once.
+      const mayHaveHtml = page.value.keptHtml !== false;
+      const source = mayHaveHtml ? await readOrMiss<StoredHtml>(cache, sourceKey(key)) : null;
+      if (mayHaveHtml && source?.value.pageStoredAt !== page.storedAt)
         fresh = await fetchFresh(parseTargetUrl(request.url, at.url), key, request, page);
       else if (source) fresh = { entry: page, html: source.value.html, previous: null };
     } else fresh = await fetchFresh(parseTargetUrl(request.url, at.url), key, request, previousPage);

@@ -25,7 +25,7 @@ export interface StoredPage extends Omit<FetchedPage, 'html'> {
   /** Set when this copy replaced an earlier one: whether its content differs, and when other content was last seen. */
   changed?: boolean;
   lastSeenDifferentAt?: number | null;
-  /** The page's HTML was kept, so selections can be extracted from this copy. */
+  /** Whether the page's HTML was kept (false: the content was not HTML), so selections can be made from this copy. */
   keptHtml?: boolean;
   selection?: { applied: boolean; included: number | null; excluded: number | null };
 }

@@ -225,6 +225,20 @@ describe('include and exclude', () => {
     assert.match(elsewhere.body.detail[0].msg, /selection/);
   });
 
+  test('a page whose HTML left the cache before it (LRU) is fetched again once, then selections reuse it', async () => {
+    const path = `/unique/evicted-${process.pid}-${Date.now()}`;
+    const url = site.url(path);
+    assert.equal((await api.post('/fetch', { url })).status, 200);
+    const { pageCacheKey } = await import('../../src/services/fetch-service.js');
+    assert.equal(await api.services.cache.delete(`html:${pageCacheKey(new URL(url))}`), true);
+    const first = await api.post('/fetch', { url, include: ['p'] });
+    assert.equal(first.body.cache.hit, false);
+    assert.match(first.body.markdown, /served at hit 2 /);
+    const second = await api.post('/fetch', { url, exclude: ['p'] });
+    assert.equal(second.body.cache.hit, true);
+    assert.equal(site.hits(path), 2);
+  });
+
   test('content that is not HTML is returned whole, saying the selectors were not applied', async () => {
     const res = await api.post('/fetch', { url: site.url('/plain.txt'), include: ['p'] });
     assert.equal(res.status, 200, res.text);
