@@ -19,6 +19,7 @@ import { estimateRoutes } from './http/routes/estimate.js';
 import { fetchRoutes } from './http/routes/fetch.js';
 import { healthRoutes } from './http/routes/health.js';
 import { mcpRoutes } from './http/routes/mcp.js';
+import { READER_PATH_PARAMS, READER_ROUTE, readerRoutes } from './http/routes/reader.js';
 import { searchRoutes } from './http/routes/search.js';
 import { createValidatorCompiler } from './http/validator.js';
 import { pageRoutes } from './pages/routes.js';
@@ -60,10 +61,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         },
       },
     },
-    transform: ({ schema, url }) => ({
-      schema: schema?.body ? { ...schema, body: withOptionalDefaults(schema.body) } : schema,
-      url,
-    }),
+    transform: ({ schema, url }) => {
+      // GET /r/* takes the rest of the path as the target URL: documented as one path parameter, {url}.
+      if (url === READER_ROUTE) return { schema: { ...schema, params: READER_PATH_PARAMS }, url: '/r/{url}' };
+      return { schema: schema?.body ? { ...schema, body: withOptionalDefaults(schema.body) } : schema, url };
+    },
     refResolver: {
       buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
@@ -82,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (metered: FastifyInstance) => {
     meterCallers(metered, deps);
     await metered.register(fetchRoutes, { deps });
+    await metered.register(readerRoutes, { deps });
     await metered.register(estimateRoutes, { deps });
     await metered.register(cacheRoutes, { deps });
     await metered.register(searchRoutes, { deps });

@@ -12,14 +12,16 @@ import { describeFailure } from './operations/failure.js';
 import { API_VERSION } from './version.js';
 
 const USAGE = `Usage:
-  fetchdown <url> [--max-tokens N] [--format markdown|text|json] [--links inline|reference|none] [--images keep|none] [--verbose]
+  fetchdown <url> [--max-tokens N] [--format markdown|text|json] [--links inline|reference|none] [--images keep|none]
+                  [--max-age SECONDS] [--include SELECTOR]... [--exclude SELECTOR]... [--verbose]
   fetchdown serve     start the HTTP API (configured by the same environment variables as npm start)
   fetchdown mcp       start the MCP server on stdio
   fetchdown stripe-setup  create the plans' Stripe products and prices (STRIPE_SECRET_KEY); safe to run again
   fetchdown --help | --version
 
 A fetch runs in this process, or calls a Fetchdown API when FETCHDOWN_API_URL and FETCHDOWN_API_KEY are set.
-The content goes to stdout; --verbose adds the metadata as JSON on stderr.
+The content goes to stdout; --verbose adds the metadata as JSON on stderr. --max-age refetches a cached copy older
+than that; --include and --exclude (CSS selectors, repeatable) keep only, or drop, the elements they match.
 Exit codes: 0 done, 1 the fetch failed, 2 bad usage or arguments, 3 bad configuration.`;
 
 const EXIT = { ok: 0, failed: 1, usage: 2, config: 3 } as const;
@@ -70,6 +72,9 @@ function parseFetchArgs(argv: string[]) {
         format: { type: 'string', default: 'markdown' },
         links: { type: 'string', default: 'inline' },
         images: { type: 'string', default: 'keep' },
+        'max-age': { type: 'string' },
+        include: { type: 'string', multiple: true },
+        exclude: { type: 'string', multiple: true },
         verbose: { type: 'boolean', short: 'v', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
@@ -80,11 +85,13 @@ function parseFetchArgs(argv: string[]) {
   }
 }
 
-/** A 422's issues with the names a CLI user typed: the positional url, else the flag. */
+/** A 422's issues with the names a CLI user typed: the positional url, else the flag (and which of a repeated one). */
 function flagIssues(error: ValidationError): string {
   const lines = error.issues.map((i) => {
-    const field = String(i.loc.at(-1));
-    return `${field === 'url' ? 'url' : `--${field.replace(/_/g, '-')}`}: ${i.msg}`;
+    const field = String([...i.loc].reverse().find((part) => typeof part === 'string'));
+    const index = i.loc.at(-1);
+    const which = typeof index === 'number' ? ` #${index + 1}` : '';
+    return `${field === 'url' ? 'url' : `--${field.replace(/_/g, '-')}${which}`}: ${i.msg}`;
   });
   return lines.join('\n');
 }
@@ -114,6 +121,9 @@ async function fetchCommand(argv: string[]): Promise<void> {
     links: values.links,
     images: values.images,
     ...(values['max-tokens'] !== undefined && { max_tokens: asInteger(values['max-tokens']) }),
+    ...(values['max-age'] !== undefined && { max_age: asInteger(values['max-age']) }),
+    ...(values.include !== undefined && { include: values.include }),
+    ...(values.exclude !== undefined && { exclude: values.exclude }),
   });
 
   const config = readConfig({ EXTRACT_WORKERS: ONE_SHOT_WORKERS });

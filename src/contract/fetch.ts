@@ -29,6 +29,33 @@ const StyleFields = {
   }),
 };
 
+/** Freshness and selection: `max_age`, `include`, `exclude`; on /fetch, /fetch/batch, GET /r/ and the MCP tools. */
+export const MAX_SELECTORS = 20;
+export const MAX_SELECTOR_LENGTH = 200;
+const Selectors = (description: string) =>
+  Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: MAX_SELECTOR_LENGTH }), {
+      maxItems: MAX_SELECTORS,
+      description,
+      examples: [['main article', '.post-body']],
+    }),
+  );
+const FreshnessAndSelectionFields = {
+  max_age: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description:
+        'Seconds: a cached copy older than this is fetched again (0: always fetch). `cache.age_seconds` says ' +
+        'how old the answer is; a refetch that replaced a copy says in fetch_info.changed whether the content changed.',
+    }),
+  ),
+  include: Selectors(
+    'CSS selectors (at most 20, each at most 200 characters): only the elements they match are extracted, in ' +
+      'document order. HTML pages only; the cached page is reused, never fetched again for another selection.',
+  ),
+  exclude: Selectors('CSS selectors of elements removed before extraction (at most 20, each at most 200 characters).'),
+};
+
 const NullableInt = (min: number, description: string) =>
   Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: min, default: null, description });
 
@@ -71,6 +98,7 @@ export const FetchRequest = Type.Object(
         'forces that one, without fallback; its result is cached apart from auto.',
     }),
     ...StyleFields,
+    ...FreshnessAndSelectionFields,
   },
   { additionalProperties: false },
 );
@@ -82,6 +110,7 @@ export const BatchFetchRequest = Type.Object(
     max_tokens_each: NullableInt(1, 'Trim each result to at most this many tokens.'),
     use_cache: Type.Boolean({ default: true }),
     ...StyleFields,
+    ...FreshnessAndSelectionFields,
   },
   { additionalProperties: false },
 );
@@ -135,7 +164,35 @@ const CacheInfo = Type.Object({
   hit: Type.Boolean(),
   cached_at: Type.String({ format: 'date-time' }),
   expires_at: Type.String({ format: 'date-time' }),
+  age_seconds: Type.Integer({ description: 'How old the copy is: seconds since it was fetched.' }),
 });
+
+/** What a copy says of its content over time (max_age) and of the selection that made it (include, exclude). */
+const CopyHistoryFields = {
+  content_hash: Type.String({
+    description: 'SHA-256 of the whole extracted Markdown (32 hex digits): equal hashes, equal content.',
+  }),
+  changed: Type.Optional(
+    Type.Boolean({
+      description: 'Fetched now in place of an earlier cached copy: whether the content differs from it.',
+    }),
+  ),
+  last_seen_different_at: Type.Optional(
+    Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'With `changed`: when a copy with other content was last fetched (null: none seen).',
+    }),
+  ),
+  selection: Type.Optional(
+    Type.Object(
+      {
+        applied: Type.Boolean({ description: 'False when the content is not HTML (PDF, Markdown): returned whole.' }),
+        included: Type.Union([Type.Integer(), Type.Null()], { description: 'Elements `include` matched.' }),
+        excluded: Type.Union([Type.Integer(), Type.Null()], { description: 'Elements `exclude` removed.' }),
+      },
+      { description: 'With include or exclude: what the selectors matched.' },
+    ),
+  ),
+};
 
 const FetchInfo = Type.Object({
   fetcher_used: StringEnum(FETCHERS),
@@ -149,6 +206,7 @@ const FetchInfo = Type.Object({
   bytes: Type.Integer({ description: 'Bytes of the (decompressed) body read.' }),
   body_truncated: Type.Boolean({ description: 'The body was larger than FETCH_MAX_BYTES and was cut there.' }),
   source_markdown: Type.Boolean({ description: 'The site answered in Markdown, used as is.' }),
+  ...CopyHistoryFields,
 });
 
 const OutlineEntry = Type.Object({ level: Type.Integer(), title: Type.String(), tokens: Type.Integer() });

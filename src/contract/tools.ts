@@ -45,7 +45,9 @@ export const TOOLS: readonly ToolDefinition[] = [
       '"none" drops them (keeping the link text); images "none" drops images: fewer tokens when ' +
       'you do not need every URL. Handles JavaScript-rendered pages and PDFs: the fetcher is ' +
       'chosen automatically (fetch_info.fetcher_used says which; leave fetcher at auto unless a ' +
-      'result looks wrong). Pages are cached for 6 hours; use_cache=false forces a fresh copy.',
+      'result looks wrong). Pages are cached for 6 hours; use_cache=false forces a fresh copy.' +
+      ' max_age (seconds) refetches an older copy and says in fetch_info.changed whether the page changed; ' +
+      'include / exclude (CSS selectors) keep only, or drop, parts of the page without fetching it again.',
     inputSchema: FetchRequest,
     outputSchema: FetchResult,
     location: 'body',
@@ -75,7 +77,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       'max_tokens_each caps every page; without it the default budget (10,000 tokens unless its ' +
       'operator set MCP_DEFAULT_MAX_TOKENS) is shared equally by the pages, so the whole result ' +
       'fits it; links and images work as in fetch_url. URLs fetched in the last 6 hours come ' +
-      'from the cache without being fetched again.',
+      'from the cache without being fetched again. max_age, include and exclude work as in fetch_url.',
     inputSchema: BatchFetchRequest,
     outputSchema: BatchResult,
     location: 'body',

@@ -19,6 +19,14 @@ curl -s ${l.base}/fetch -H 'content-type: application/json' -H 'X-Service-Key: Y
 
 The answer holds \`markdown\`, \`metadata.title\`, \`metadata.token_count\`, \`cache.hit\` and \`fetch_info.fetcher_used\`. A trimmed page also has \`next_cursor\`: send it back as \`cursor\` to read the next part. Errors are \`{"detail", "code"}\` (422s: \`{"detail": [{"loc", "msg", "type"}]}\`).
 
+Or read a page at a URL of its own: the body is the Markdown, and \`X-Token-Count\`, \`X-Fetcher\`, \`X-Cache\` and \`X-Credits\` are headers (query parameters named like POST /fetch fields are ours, the rest stay with the target):
+
+\`\`\`sh
+curl -s '${l.base}/r/https://example.com/page?max_tokens=2000' -H 'X-Service-Key: YOUR_KEY'
+\`\`\`
+
+\`max_age\` (seconds) refetches a cached copy older than that and says in \`fetch_info.changed\` whether the content changed (\`fetch_info.content_hash\` hashes it); \`include\` and \`exclude\` (CSS selectors) choose the part of the page, made from the cached copy without fetching it again.
+
 MCP tools: ${TOOLS.map((t) => `\`${t.name}\``).join(', ')}, over Streamable HTTP at ${l.mcp_endpoint} or over stdio with \`npx -y fetchdown mcp\`.
 
 ## Docs

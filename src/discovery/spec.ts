@@ -1,6 +1,12 @@
 // GET /spec: the product in one JSON document: summary, links, the MCP tools, authentication and the price list.
 import type { Config } from '../config.js';
-import { MAX_BATCH_URLS, MAX_SEARCH_RESULTS, MAX_URL_LENGTH } from '../contract/fetch.js';
+import {
+  MAX_BATCH_URLS,
+  MAX_SEARCH_RESULTS,
+  MAX_SELECTOR_LENGTH,
+  MAX_SELECTORS,
+  MAX_URL_LENGTH,
+} from '../contract/fetch.js';
 import { TOOLS } from '../contract/tools.js';
 import { INTEGRATIONS } from '../pages/integrations.js';
 import { describePricing } from '../pricing.js';
@@ -25,6 +31,14 @@ export function buildSpec(config: Config) {
         method: 'POST',
         path: '/fetch',
         summary: 'One URL as Markdown (or text, or typed JSON blocks), optionally trimmed to max_tokens',
+      },
+      {
+        method: 'GET',
+        path: '/r/{url}',
+        summary:
+          'One URL as Markdown at a URL of its own (curl host/r/https://example.com/page): the body is the ' +
+          'content, X-Token-Count, X-Fetcher, X-Cache and X-Credits are headers; POST /fetch fields as query ' +
+          'parameters',
       },
       {
         method: 'POST',
@@ -68,6 +82,7 @@ export function buildSpec(config: Config) {
       search_query_length: { min: 2, max: 500 },
       search_num_results: { min: 1, max: MAX_SEARCH_RESULTS, default: 3 },
       search_max_tokens_each: { min: 100, max: 20000, default: 2000 },
+      selectors: { max_items: MAX_SELECTORS, max_length: MAX_SELECTOR_LENGTH },
       cache_ttl_hours: 6,
       free_tier_credits_per_month: config.FREE_MONTHLY_CREDITS,
     },

@@ -159,6 +159,7 @@ async function render(
       redirects: response ? redirectsOf(response) : 0,
       bytes: Buffer.byteLength(html),
       bodyTruncated: truncated,
+      html,
     },
   };
 }

@@ -36,7 +36,7 @@ function convert(
   body: Buffer,
   contentType: string | undefined,
   pageUrl: string,
-): { content: ExtractedContent; sourceMarkdown: boolean } | null {
+): { content: ExtractedContent; sourceMarkdown: boolean; html?: string } | null {
   let mime = mimeOf(contentType);
   const decoded = () => decodeBody(body, contentType);
   if (!mime) {
@@ -46,7 +46,10 @@ function convert(
       mime = 'text/html';
     else if (!body.subarray(0, 512).includes(0)) mime = 'text/plain';
   }
-  if (isHtmlType(mime)) return { content: extractHtml(decoded(), pageUrl), sourceMarkdown: false };
+  if (isHtmlType(mime)) {
+    const html = decoded();
+    return { content: extractHtml(html, pageUrl), sourceMarkdown: false, html };
+  }
   if (MARKDOWN_TYPES.has(mime)) return { content: contentFromMarkdown(decoded(), pageUrl), sourceMarkdown: true };
   if (mime.endsWith('json'))
     return { content: contentFromMarkdown('```json\n' + decoded().trim() + '\n```', pageUrl), sourceMarkdown: false };
@@ -76,7 +79,7 @@ export function convertHtmlResponse(response: HttpResponse): FetchOutcome {
   const contentType = response.headers['content-type'];
   const converted = convert(response.body, contentType, response.url.href);
   if (!converted) return failed(unsupported(mimeOf(contentType)));
-  const { content, sourceMarkdown } = converted;
+  const { content, sourceMarkdown, html } = converted;
   const page: FetchedPage = {
     url: response.url.href,
     statusCode: response.status,
@@ -91,6 +94,7 @@ export function convertHtmlResponse(response: HttpResponse): FetchOutcome {
     bytes: response.bytes,
     bodyTruncated: response.bodyTruncated,
     sourceMarkdown,
+    html,
   };
   if (isEmptyContent(page)) return failed(emptyFailure(page.url));
   return { ok: true, page };

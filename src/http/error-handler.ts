@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { toValidationIssues } from '../contract/issues.js';
 import { AppError, ValidationError, renderError } from '../errors.js';
+import { acceptsMedia } from './accept.js';
 import { isStoreUnavailable, storeUnavailable } from '../store/unavailable.js';
 
 declare module 'fastify' {
@@ -10,6 +11,25 @@ declare module 'fastify' {
     /** The error behind a 5xx answer, for the request's log line. */
     failure?: unknown;
   }
+  interface FastifyContextConfig {
+    /** Errors as text/plain for callers that accept text/* and not JSON (GET /r/, read by people and curl). */
+    plainTextErrors?: boolean;
+  }
+}
+
+function wantsPlainText(accept: string | undefined): boolean {
+  return (
+    (acceptsMedia(accept, 'text/plain') || acceptsMedia(accept, 'text/markdown')) &&
+    !acceptsMedia(accept, 'application/json')
+  );
+}
+
+/** The error as a few lines of text: what went wrong (each faulty field for a 422), then the request id. */
+function errorAsText(status: number, body: ReturnType<typeof renderError>['body'], requestId: string): string {
+  const head = Array.isArray(body.detail)
+    ? [`${status} validation_error`, ...body.detail.map((i) => `${i.loc.join('.')}: ${i.msg}`)]
+    : [`${status} ${(body as { code: string }).code}: ${body.detail}`];
+  return `${head.join('\n')}\nrequest id: ${requestId}\n`;
 }
 
 function translate(error: FastifyError): unknown {
@@ -38,6 +58,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
     // Logged once, on the request's own line (request-log.ts), with the cause chain.
     if (status >= 500) request.failure = error;
     if (translated instanceof AppError && translated.options.headers) void reply.headers(translated.options.headers);
+    if (request.routeOptions.config.plainTextErrors && wantsPlainText(request.headers.accept)) {
+      void reply
+        .code(status)
+        .type('text/plain; charset=utf-8')
+        .send(errorAsText(status, body, request.id));
+      return;
+    }
     void reply.code(status).send({ ...body, request_id: request.id });
   });
   app.setNotFoundHandler((request, reply) => {

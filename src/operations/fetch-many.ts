@@ -2,7 +2,7 @@
 // URL's error entry, never the batch's.
 import type { BatchFetchRequest, BatchResult } from '../contract/fetch.js';
 import { toErrorEntry } from '../errors.js';
-import type { FetchService } from '../services/fetch-service.js';
+import { checkSelection, type FetchService } from '../services/fetch-service.js';
 import { fetchReserveMillis, type Meter, type Pay } from './meter.js';
 
 type BatchItem = BatchResult['results'][number];
@@ -12,6 +12,8 @@ export async function fetchMany(
   meter: Meter,
   input: BatchFetchRequest,
 ): Promise<BatchResult> {
+  // Broken selectors fail the batch, not each URL.
+  if (input.include?.length || input.exclude?.length) checkSelection(input);
   // 402 unless at least one page can be paid; after that, a URL the account cannot pay for gets its own 402 entry.
   await meter.requireCredit(fetchReserveMillis('auto'));
   const style = { links: input.links, images: input.images };
@@ -23,7 +25,17 @@ export async function fetchMany(
     if (!pending) {
       const fetchOne = (pay?: Pay) =>
         fetchService.fetchOne(
-          { url, maxTokens: input.max_tokens_each, format: 'markdown', useCache: input.use_cache, style, pay },
+          {
+            url,
+            maxTokens: input.max_tokens_each,
+            format: 'markdown',
+            useCache: input.use_cache,
+            style,
+            maxAge: input.max_age,
+            include: input.include,
+            exclude: input.exclude,
+            pay,
+          },
           { url: ['body', 'urls', index], maxTokens },
         );
       pending = meter

@@ -2,25 +2,32 @@
 import type { CacheDeleted, CacheStatus, EstimateResult, FetchRequest, FetchResult } from '../contract/fetch.js';
 import { AppError } from '../errors.js';
 import type { Estimator } from '../services/estimate.js';
-import type { FetchService } from '../services/fetch-service.js';
+import type { FetchService, FieldLocations } from '../services/fetch-service.js';
 import type { Caller, MeterFor } from './meter.js';
 
 export function createFetchOperations(deps: { fetchService: FetchService; estimate: Estimator; meterFor: MeterFor }) {
   const { fetchService, estimate, meterFor } = deps;
 
   return {
-    fetchUrl(caller: Caller, input: FetchRequest): Promise<FetchResult> {
+    /** `at`: where the caller put the fields, for 422s (GET /r/ takes them from its path and query string). */
+    fetchUrl(caller: Caller, input: FetchRequest, at?: FieldLocations): Promise<FetchResult> {
       return meterFor(caller).fetch('fetch', input.url, input.fetcher, (pay) =>
-        fetchService.fetchOne({
-          url: input.url,
-          maxTokens: input.max_tokens,
-          format: input.format,
-          useCache: input.use_cache,
-          cursor: input.cursor,
-          fetcher: input.fetcher,
-          style: { links: input.links, images: input.images },
-          pay,
-        }),
+        fetchService.fetchOne(
+          {
+            url: input.url,
+            maxTokens: input.max_tokens,
+            format: input.format,
+            useCache: input.use_cache,
+            cursor: input.cursor,
+            fetcher: input.fetcher,
+            style: { links: input.links, images: input.images },
+            maxAge: input.max_age,
+            include: input.include,
+            exclude: input.exclude,
+            pay,
+          },
+          at,
+        ),
       );
     },
 

@@ -24,23 +24,25 @@ function deepFreeze<T>(value: T): T {
 
 /**
  * `copy` is the cached copy (its identity, so answers go when the cache lets it go); `variant` names everything that
- * shapes the answer except the token budget. A kept answer is whole, so it serves any budget of at least its total.
+ * shapes the answer except the token budget and the copy's age. A kept answer is whole, so it serves any budget of at
+ * least its total, while the copy is as many seconds old as the answer says (`cache.age_seconds`); then it is made
+ * again, once a second at most.
  */
 export function createAnswerMemo() {
   const byCopy = new WeakMap<object, Map<string, FetchResult>>();
 
   return {
-    get(copy: object, variant: string, maxTokens: number | null): FetchResult | undefined {
+    get(copy: object, variant: string, maxTokens: number | null, ageSeconds: number): FetchResult | undefined {
       const answer = byCopy.get(copy)?.get(variant);
       if (answer === undefined || (maxTokens !== null && maxTokens < answer.metadata.total_tokens)) return undefined;
-      return answer;
+      return answer.cache.age_seconds === ageSeconds ? answer : undefined;
     },
     /** Keeps `answer` if it is whole (not trimmed); returns it, frozen when kept. */
     keep(copy: object, variant: string, answer: FetchResult): FetchResult {
       if (answer.metadata.truncated || answer.next_cursor !== null) return answer;
       let variants = byCopy.get(copy);
       if (variants === undefined) byCopy.set(copy, (variants = new Map<string, FetchResult>()));
-      if (variants.size >= MAX_VARIANTS) return answer;
+      if (variants.size >= MAX_VARIANTS && !variants.has(variant)) return answer;
       variants.set(variant, deepFreeze(answer));
       shared.add(answer);
       return answer;

@@ -2,7 +2,10 @@
 import { readOrMiss, writeOrSkip } from '../cache/tolerant.js';
 import type { Cache, CacheHit } from '../cache/types.js';
 import type { Config } from '../config.js';
-import { AppError, ValidationError, failureToError } from '../errors.js';
+import { AppError, ValidationError, failureToError, type ValidationIssue } from '../errors.js';
+import { extractSelection, selectorProblem, type Selection } from '../extract/selection.js';
+import { countTokens } from '../tokens/count.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { DEFAULT_STYLE, type MarkdownStyle } from '../extract/link-style.js';
 import type { Router } from '../fetchers/router.js';
 import { FETCHER_NAMES, type FetcherChoice, type FetcherName } from '../fetchers/types.js';
@@ -14,7 +17,15 @@ import { createSingleFlight } from '../util/single-flight.js';
 import { createAnswerMemo } from './answer-memo.js';
 import { viewContent } from './content-view.js';
 import { cursorError, decodeCursor, hashKey } from './cursor.js';
-import { renderResult, toStoredPage, type RenderOptions, type StoredPage } from './render.js';
+import {
+  ageSeconds,
+  compareCopies,
+  hashContent,
+  renderResult,
+  toStoredPage,
+  type RenderOptions,
+  type StoredPage,
+} from './render.js';
 
 export interface FetchOne {
   url: string;
@@ -28,15 +39,69 @@ export interface FetchOne {
   style?: MarkdownStyle;
   /** For callers who pay by the fetcher: asked before the router runs each one (router.ts). */
   pay?: (fetcher: FetcherName) => Promise<boolean>;
+  /** Seconds: a cached copy older than this is fetched again; 0 always fetches. */
+  maxAge?: number;
+  /** CSS selectors: the part of the page extracted from its cached HTML (selection.ts). */
+  include?: readonly string[];
+  exclude?: readonly string[];
 }
 
 /** Where the caller put the URL and the budget, in its own terms, for 422s: a batch's `['body', 'urls', 3]`. */
 export interface FieldLocations {
   url: (string | number)[];
   maxTokens: (string | number)[];
+  /** Where `include` and `exclude` are: ['body'] unless said (GET /r/: ['query']). */
+  fields?: (string | number)[];
 }
 
 const FETCH_FIELDS: FieldLocations = { url: ['body', 'url'], maxTokens: ['body', 'max_tokens'] };
+
+/** A page fetched now: its cached copy, the HTML it came from (when HTML) and the copy it replaced (if any). */
+interface Fresh {
+  entry: CacheHit<StoredPage>;
+  html: string | undefined;
+  previous: CacheHit<StoredPage> | null;
+}
+
+/** The HTML of a cached page, for selections; `pageStoredAt` ties it to the copy it was extracted into. */
+interface StoredHtml {
+  html: string;
+  pageStoredAt: number;
+}
+
+const sourceKey = (pageKey: string) => `html:${pageKey}`;
+const selectionKey = (base: string, pageStoredAt: number) => `${base}@${pageStoredAt}`;
+
+/** Whether a copy is older than the caller's max_age allows (0: every copy is). */
+function isStale(entry: CacheHit<StoredPage>, maxAge: number | undefined, now: number): boolean {
+  if (maxAge === undefined) return false;
+  return maxAge === 0 || now - (entry.value.fetchedAt ?? entry.storedAt) > maxAge * 1000;
+}
+
+/**
+ * The request's selectors, checked by the engine that will apply them: 422 naming each one that cannot be used, at
+ * `parent` (['body'], ['query']) + field + index. Sorted, so the same set in any order is one cached selection.
+ */
+export function checkSelection(
+  request: { include?: readonly string[]; exclude?: readonly string[] },
+  parent: (string | number)[] = ['body'],
+): Selection {
+  const issues: ValidationIssue[] = [];
+  const selection = { include: [...(request.include ?? [])].sort(), exclude: [...(request.exclude ?? [])].sort() };
+  for (const field of ['include', 'exclude'] as const) {
+    (request[field] ?? []).forEach((selector, index) => {
+      const problem = selectorProblem(selector);
+      if (problem !== null)
+        issues.push({
+          loc: [...parent, field, index],
+          msg: `Invalid CSS selector ${JSON.stringify(selector)}: ${problem}`,
+          type: 'selector_invalid',
+        });
+    });
+  }
+  if (issues.length > 0) throw new ValidationError(issues);
+  return selection;
+}
 
 export interface CacheStatus {
   url: string;
@@ -59,7 +124,7 @@ function variantOf(requestUrl: string, format: Format, style: MarkdownStyle): st
 const _renderOptionsInVariant: Record<
   Exclude<
     keyof RenderOptions,
-    'requestUrl' | 'format' | 'style' | 'keyHash' | 'maxTokens' | 'maxTokensAt' | 'offset' | 'hit'
+    'requestUrl' | 'format' | 'style' | 'keyHash' | 'maxTokens' | 'maxTokensAt' | 'offset' | 'hit' | 'now'
   >,
   never
 > = {};
@@ -87,9 +152,11 @@ export function pageCacheKey(url: URL, fetcher: FetcherChoice = 'auto'): string 
   return `page:v${EXTRACTION_VERSION}:${fetcher === 'auto' ? '' : `fetcher=${fetcher}:`}${normalizeUrl(url)}`;
 }
 
-export function createFetchService(deps: { config: Config; cache: Cache; router: Router }) {
+/** `clock`: the caches' clock, for the age of copies (max_age). */
+export function createFetchService(deps: { config: Config; cache: Cache; router: Router; clock?: Clock }) {
   const { config, cache, router } = deps;
-  const inflight = createSingleFlight<CacheHit<StoredPage>>();
+  const clock = deps.clock ?? systemClock;
+  const inflight = createSingleFlight<Fresh>();
   const limiter = createLimiter(config.FETCH_CONCURRENCY);
   trackUpstream(limiter);
   const answers = createAnswerMemo();
@@ -122,7 +189,16 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
     }
   }
 
-  async function fetchFresh(url: URL, key: string, request: FetchOne): Promise<CacheHit<StoredPage>> {
+  /**
+   * `previous`: the copy this fetch replaces, when the caller read it (null: it looked and found none; left out: it
+   * did not look, and the fetch does). The page's HTML is kept under its own key, so selections are made from it.
+   */
+  async function fetchFresh(
+    url: URL,
+    key: string,
+    request: FetchOne,
+    previous?: CacheHit<StoredPage> | null,
+  ): Promise<Fresh> {
     // Callers of one URL at once share the first one's fetch (and its `pay`): a rare joiner may get a dearer fetcher
     // than it reserved for, and settling takes what it has left (credits.ts) rather than overdraw.
     return inflight.run(key, () =>
@@ -134,10 +210,115 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
           outcome: routed.outcome.ok ? 'ok' : routed.outcome.failure.code,
         });
         if (!routed.outcome.ok) throw failureToError(routed.outcome.failure);
+        const { html } = routed.outcome.page;
         const stored = toStoredPage(routed.outcome.page, routed.fetcher, Math.round(performance.now() - started));
-        return writeOrSkip(cache, key, stored, config.CACHE_TTL_SECONDS);
+        stored.keptHtml = html !== undefined;
+        const before = previous === undefined ? await readCache(key) : previous;
+        if (before) Object.assign(stored, compareCopies(stored, before));
+        const entry = await writeOrSkip(cache, key, stored, config.CACHE_TTL_SECONDS);
+        if (html !== undefined) {
+          const source: StoredHtml = { html, pageStoredAt: entry.storedAt };
+          await writeOrSkip(cache, sourceKey(key), source, config.CACHE_TTL_SECONDS);
+        }
+        return { entry, html, previous: before };
       }),
     );
+  }
+
+  /** A cursor's checks against the request it came with; its offset and copy are checked by the caller. */
+  function readCursor(raw: string, keyHash: string, format: Format, style: MarkdownStyle) {
+    const cursor = decodeCursor(raw);
+    if (cursor.key !== keyHash)
+      throw cursorError(
+        'Cursor belongs to another URL, fetcher or selection: pass it with the URL (and fetcher, include and ' +
+          'exclude) it was returned for',
+      );
+    if (cursor.format !== format)
+      throw cursorError(`Cursor was issued for format '${cursor.format}': repeat that format`);
+    if (cursor.style.links !== style.links || cursor.style.images !== style.images) {
+      throw cursorError(
+        `Cursor was issued for links '${cursor.style.links}' and images '${cursor.style.images}': repeat those`,
+      );
+    }
+    return cursor;
+  }
+
+  function cursorExpired(): ValidationError {
+    return cursorError(
+      'Cursor has expired: the cached copy it points into is gone; fetch the URL again without a cursor',
+    );
+  }
+
+  /**
+   * A request with include or exclude: made from the page's cached HTML (fetched when there is no fresh enough copy)
+   * and cached as a copy of its own, tied to the page copy it came from, so it lives and goes with that copy.
+   */
+  async function fetchSelection(
+    request: FetchOne,
+    at: FieldLocations,
+    key: string,
+    selection: Selection,
+    shape: Omit<RenderOptions, 'keyHash' | 'maxTokens' | 'offset' | 'hit'>,
+  ): Promise<FetchResult> {
+    const base = `sel:${hashKey(JSON.stringify(selection))}:${key}`;
+    const keyHash = hashKey(base);
+    const render = (entry: CacheHit<StoredPage>, hit: boolean, offset = 0) =>
+      renderResult(entry, { ...shape, keyHash, maxTokens: request.maxTokens, offset, hit });
+    if (request.cursor !== undefined) {
+      const cursor = readCursor(request.cursor, keyHash, request.format, shape.style);
+      const page = await needCache(() => cache.get<StoredPage>(key));
+      const entry = page && (await needCache(() => cache.get<StoredPage>(selectionKey(base, page.storedAt))));
+      if (!entry || entry.storedAt !== cursor.storedAt) throw cursorExpired();
+      if (cursor.offset > viewContent(entry.value, request.format, shape.style).body.length) {
+        throw cursorError('Cursor is malformed: pass next_cursor exactly as it was returned');
+      }
+      return render(entry, true, cursor.offset);
+    }
+    let page = request.useCache ? await readCache(key) : null;
+    let previousPage: CacheHit<StoredPage> | null | undefined = request.useCache ? null : undefined;
+    if (page && isStale(page, request.maxAge, shape.now)) [previousPage, page] = [page, null];
+    let fresh: Fresh | null = null;
+    if (page) {
+      const kept = await readCache(selectionKey(base, page.storedAt));
+      if (kept) return render(kept, true);
+      // Copies cached before HTML was kept do not say (undefined): like one whose HTML went first (an LRU evicts them
+      // apart), the page is fetched again, once.
+      const mayHaveHtml = page.value.keptHtml !== false;
+      const source = mayHaveHtml ? await readOrMiss<StoredHtml>(cache, sourceKey(key)) : null;
+      if (mayHaveHtml && source?.value.pageStoredAt !== page.storedAt)
+        fresh = await fetchFresh(parseTargetUrl(request.url, at.url), key, request, page);
+      else if (source) fresh = { entry: page, html: source.value.html, previous: null };
+    } else fresh = await fetchFresh(parseTargetUrl(request.url, at.url), key, request, previousPage);
+    const copy = fresh?.entry ?? page!;
+    const hit = fresh === null || fresh.entry === page;
+    const made = selectFrom(copy, fresh?.html, selection);
+    const replaced = fresh && fresh.entry !== page ? fresh.previous : null;
+    const before = replaced && (await readCache(selectionKey(base, replaced.storedAt)));
+    if (before) Object.assign(made, compareCopies(made, before));
+    const ttlSeconds = (copy.expiresAt - clock.now()) / 1000;
+    const entry =
+      ttlSeconds > 0
+        ? await writeOrSkip(cache, selectionKey(base, copy.storedAt), made, ttlSeconds)
+        : { value: made, storedAt: clock.now(), expiresAt: copy.expiresAt };
+    return render(entry, hit);
+  }
+
+  /** The selection's copy of a page: extracted from its HTML, or the page whole when it has none (PDF, Markdown). */
+  function selectFrom(page: CacheHit<StoredPage>, html: string | undefined, selection: Selection): StoredPage {
+    const { changed: _c, lastSeenDifferentAt: _l, keptHtml: _k, ...rest } = page.value;
+    const fetchedAt = page.value.fetchedAt ?? page.storedAt;
+    if (html === undefined)
+      return { ...rest, fetchedAt, selection: { applied: false, included: null, excluded: null } };
+    const { applied, markdown, text, included, excluded } = extractSelection(html, page.value.url, selection);
+    return {
+      ...rest,
+      markdown,
+      text,
+      tokens: { markdown: countTokens(markdown), text: countTokens(text) },
+      contentHash: hashContent(markdown),
+      fetchedAt,
+      selection: { applied, included, excluded },
+    };
   }
 
   async function fetchOne(request: FetchOne, at: FieldLocations = FETCH_FIELDS): Promise<FetchResult> {
@@ -145,40 +326,32 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
     const { key, keyHash } = keysOf(request.url, fetcher, at.url);
     // Text has no links or images: the options do not change it, so its cursors ignore them.
     const style = request.format === 'text' ? DEFAULT_STYLE : (request.style ?? DEFAULT_STYLE);
-    const shape = { requestUrl: request.url, keyHash, format: request.format, style, maxTokensAt: at.maxTokens };
+    const now = clock.now();
+    const shape = { requestUrl: request.url, keyHash, format: request.format, style, maxTokensAt: at.maxTokens, now };
+    if (request.include?.length || request.exclude?.length)
+      return fetchSelection(request, at, key, checkSelection(request, at.fields), shape);
     if (request.cursor !== undefined) {
-      const cursor = decodeCursor(request.cursor);
-      if (cursor.key !== keyHash)
-        throw cursorError(
-          'Cursor belongs to another URL or fetcher: pass it with the URL (and fetcher) it was returned for',
-        );
-      if (cursor.format !== request.format)
-        throw cursorError(`Cursor was issued for format '${cursor.format}': repeat that format`);
-      if (cursor.style.links !== style.links || cursor.style.images !== style.images) {
-        throw cursorError(
-          `Cursor was issued for links '${cursor.style.links}' and images '${cursor.style.images}': repeat those`,
-        );
-      }
+      const cursor = readCursor(request.cursor, keyHash, request.format, style);
       const entry = await needCache(() => cache.get<StoredPage>(key));
-      if (!entry || entry.storedAt !== cursor.storedAt) {
-        throw cursorError(
-          'Cursor has expired: the cached copy it points into is gone; fetch the URL again without a cursor',
-        );
-      }
+      if (!entry || entry.storedAt !== cursor.storedAt) throw cursorExpired();
       if (cursor.offset > viewContent(entry.value, request.format, style).body.length) {
         throw cursorError('Cursor is malformed: pass next_cursor exactly as it was returned');
       }
       return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: cursor.offset, hit: true });
     }
-    const cached = request.useCache ? await readCache(key) : null;
+    let cached = request.useCache ? await readCache(key) : null;
+    let previous: CacheHit<StoredPage> | null | undefined = request.useCache ? null : undefined;
+    if (cached && request.maxAge !== undefined && isStale(cached, request.maxAge, now))
+      [previous, cached] = [cached, null];
     if (request.useCache) countCacheLookup(cached !== null);
     if (!cached) {
-      const entry = await fetchFresh(parseTargetUrl(request.url, at.url), key, request);
+      const { entry } = await fetchFresh(parseTargetUrl(request.url, at.url), key, request, previous);
       return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: 0, hit: false });
     }
-    // A cache hit read from the start may be the whole answer made for this copy before (answer-memo.ts).
+    // A cache hit read from the start may be the whole answer made for this copy before (answer-memo.ts), within
+    // the same second of the copy's age.
     const variant = variantOf(request.url, request.format, style);
-    const kept = answers.get(cached, variant, request.maxTokens);
+    const kept = answers.get(cached, variant, request.maxTokens, ageSeconds(cached, now));
     if (kept !== undefined) return kept;
     return answers.keep(
       cached,
@@ -207,9 +380,10 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
 
   async function deleteCached(rawUrl: string): Promise<{ url: string; deleted: boolean }> {
     const url = parseTargetUrl(rawUrl, ['query', 'url']);
-    const deleted = await needCache(() =>
-      Promise.all((['auto', ...FETCHER_NAMES] as const).map((fetcher) => cache.delete(pageCacheKey(url, fetcher)))),
-    );
+    // A selection's copy is tied to its page's copy, so it goes with it; the page's HTML goes too.
+    const keys = (['auto', ...FETCHER_NAMES] as const).map((fetcher) => pageCacheKey(url, fetcher));
+    const deleted = await needCache(() => Promise.all(keys.map((key) => cache.delete(key))));
+    await needCache(() => Promise.all(keys.map((key) => cache.delete(sourceKey(key)))));
     return { url: rawUrl, deleted: deleted.some(Boolean) };
   }
 

@@ -1,4 +1,5 @@
 // Turns one cached page into the API's fetch result: picks the format, trims to the budget, adds cursor and outline.
+import { createHash } from 'node:crypto';
 import type { CacheHit } from '../cache/types.js';
 import { markdownToDocument } from '../extract/index.js';
 import type { MarkdownStyle } from '../extract/link-style.js';
@@ -10,17 +11,58 @@ import { countTokens } from '../tokens/count.js';
 import { viewContent } from './content-view.js';
 import { encodeCursor } from './cursor.js';
 
-/** What the cache holds per URL: the whole content in both renderings, counted once. */
-export interface StoredPage extends FetchedPage {
+/**
+ * What the cache holds per URL: the whole content in both renderings, counted once, without the HTML it came from
+ * (kept under its own key, fetch-service.ts). Copies cached before a field was added lack it.
+ */
+export interface StoredPage extends Omit<FetchedPage, 'html'> {
   fetcher: FetcherName;
   fetchMs: number;
   tokens: { markdown: number; text: number };
+  contentHash?: string;
+  /** A selection's copy: when the page it was extracted from was fetched (else the entry's storedAt says). */
+  fetchedAt?: number;
+  /** Set when this copy replaced an earlier one: whether its content differs, and when other content was last seen. */
+  changed?: boolean;
+  lastSeenDifferentAt?: number | null;
+  /** Whether the page's HTML was kept (false: the content was not HTML), so selections can be made from this copy. */
+  keptHtml?: boolean;
+  selection?: { applied: boolean; included: number | null; excluded: number | null };
+}
+
+/** A stable hash of extracted Markdown: equal content, equal hash, on every process and backend. */
+export function hashContent(markdown: string): string {
+  return createHash('sha256').update(markdown).digest('hex').slice(0, 32);
 }
 
 /** The counts come with the page when it was made on an extraction thread; they are made here otherwise. */
 export function toStoredPage(page: FetchedPage, fetcher: FetcherName, fetchMs: number): StoredPage {
-  const tokens = page.tokens ?? { markdown: countTokens(page.markdown), text: countTokens(page.text) };
-  return { ...page, fetcher, fetchMs, tokens };
+  const { html: _html, ...content } = page;
+  return {
+    ...content,
+    fetcher,
+    fetchMs,
+    tokens: page.tokens ?? { markdown: countTokens(page.markdown), text: countTokens(page.text) },
+    contentHash: hashContent(page.markdown),
+  };
+}
+
+/** What a copy that replaces `previous` says of the change (`previous`: the copy it replaces, of the same key). */
+export function compareCopies(
+  next: StoredPage,
+  previous: CacheHit<StoredPage>,
+): Pick<StoredPage, 'changed' | 'lastSeenDifferentAt'> {
+  const before = previous.value;
+  const changed = (before.contentHash ?? hashContent(before.markdown)) !== next.contentHash;
+  return {
+    changed,
+    lastSeenDifferentAt: changed ? (before.fetchedAt ?? previous.storedAt) : (before.lastSeenDifferentAt ?? null),
+  };
+}
+
+/** Seconds since the copy was fetched. */
+export function ageSeconds(entry: CacheHit<StoredPage>, now: number): number {
+  return Math.max(0, Math.floor((now - (entry.value.fetchedAt ?? entry.storedAt)) / 1000));
 }
 
 export interface RenderOptions {
@@ -34,6 +76,8 @@ export interface RenderOptions {
   maxTokensAt: readonly (string | number)[];
   offset: number;
   hit: boolean;
+  /** The clock's time, for the copy's age. */
+  now: number;
 }
 
 export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions): FetchResult {
@@ -87,8 +131,9 @@ export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions
           }),
     cache: {
       hit: options.hit,
-      cached_at: new Date(entry.storedAt).toISOString(),
+      cached_at: new Date(page.fetchedAt ?? entry.storedAt).toISOString(),
       expires_at: new Date(entry.expiresAt).toISOString(),
+      age_seconds: ageSeconds(entry, options.now),
     },
     fetch_info: {
       fetcher_used: page.fetcher,
@@ -97,8 +142,16 @@ export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions
       bytes: page.bytes,
       body_truncated: page.bodyTruncated,
       source_markdown: page.sourceMarkdown ?? false,
+      content_hash: page.contentHash ?? hashContent(page.markdown),
     },
   };
+  // A copy's change is news only to the request that fetched it.
+  if (!options.hit && page.changed !== undefined) {
+    result.fetch_info.changed = page.changed;
+    const seen = page.lastSeenDifferentAt ?? null;
+    result.fetch_info.last_seen_different_at = seen === null ? null : new Date(seen).toISOString();
+  }
+  if (page.selection) result.fetch_info.selection = page.selection;
   if (page.pageCount !== undefined) result.metadata.page_count = page.pageCount;
   if (page.attempts && page.attempts.length > 1) result.fetch_info.attempts = page.attempts;
   if (options.format === 'json') result.document = markdownToDocument(part.content);

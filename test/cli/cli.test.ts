@@ -92,6 +92,26 @@ test('--links and --images', async () => {
   assert.doesNotMatch(r.stdout, /!\[/);
 });
 
+test('--include, --exclude and --max-age; bad ones exit 2 naming the flag', async () => {
+  const only = await run([site.url('/article'), '--include', 'table', '--include', 'h1']);
+  assert.equal(only.code, 0, only.stderr);
+  assert.match(only.stdout, /^# Growing Tomatoes on a Balcony\n\n\| Variety/);
+  assert.doesNotMatch(only.stdout, /six hours/);
+  const without = await run([site.url('/article'), '--exclude', 'table', '--max-age', '0']);
+  assert.equal(without.code, 0, without.stderr);
+  assert.match(without.stdout, /six hours/);
+  assert.doesNotMatch(without.stdout, /\| Variety/);
+  const cases: [string[], RegExp][] = [
+    [['--max-age=-1'], /--max-age: Input should be greater than or equal to 0/],
+    [['--include', 'p', '--include', 'div['], /--include #2: Invalid CSS selector "div\["/],
+  ];
+  for (const [args, expected] of cases) {
+    const r = await run([site.url('/article'), ...args]);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, expected);
+  }
+});
+
 test('--verbose adds the metadata as JSON on stderr, stdout unchanged', async () => {
   const r = await run([site.url('/article'), '--verbose']);
   assert.equal(r.code, 0, r.stderr);

@@ -319,6 +319,25 @@ export async function startFixtureSite(): Promise<FixtureSite> {
           `one.</p></article></body></html>`,
       );
     }
+    m = /^\/changes-at\/(\d+)(?:\/.*)?$/.exec(path);
+    if (m) {
+      // Version A until the nth request of this path, version B from then on: a page that changed once.
+      const version = (hits.get(path) ?? 0) < Number(m[1]) ? 'A' : 'B';
+      return html(
+        res,
+        `<!doctype html><html><head><title>Versioned</title></head><body><article><h1>Versioned</h1>` +
+          `<p>This is version ${version} of a page that changes once, for the tests of max_age and changed.</p>` +
+          `<aside class="note">A note beside version ${version}.</aside></article></body></html>`,
+      );
+    }
+    if (path === '/echo') {
+      // The query string as the site received it, for GET /r/ (which must pass the target's own query on).
+      return html(
+        res,
+        `<!doctype html><html><head><title>Echo</title></head><body><article><h1>Echo</h1>` +
+          `<p>The site received the query string [${url.search}] with this request.</p></article></body></html>`,
+      );
+    }
     html(res, '<html><body><h1>Not found</h1></body></html>', 404);
   };
 

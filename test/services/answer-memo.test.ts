@@ -27,7 +27,12 @@ function answer(totalTokens: number, truncated = false): FetchResult {
     outline: [],
     credits: 0.1,
     next_cursor: truncated ? 'cursor' : null,
-    cache: { hit: true, cached_at: '2026-11-23T00:00:00.000Z', expires_at: '2026-11-23T06:00:00.000Z' },
+    cache: {
+      hit: true,
+      cached_at: '2026-11-23T00:00:00.000Z',
+      expires_at: '2026-11-23T06:00:00.000Z',
+      age_seconds: 0,
+    },
     fetch_info: {
       fetcher_used: 'html',
       fetch_ms: 1,
@@ -35,6 +40,7 @@ function answer(totalTokens: number, truncated = false): FetchResult {
       bytes: 10,
       body_truncated: false,
       source_markdown: false,
+      content_hash: '0'.repeat(32),
     },
   };
 }
@@ -44,11 +50,22 @@ test('a whole answer is kept for its copy and variant, and serves budgets it fit
   const copy = {};
   const kept = memo.keep(copy, 'markdown', answer(100));
   assert.ok(isSharedAnswer(kept));
-  assert.equal(memo.get(copy, 'markdown', null), kept);
-  assert.equal(memo.get(copy, 'markdown', 100), kept);
-  assert.equal(memo.get(copy, 'markdown', 99), undefined, 'a smaller budget is trimmed per request');
-  assert.equal(memo.get(copy, 'text', null), undefined);
-  assert.equal(memo.get({}, 'markdown', null), undefined, 'another copy of the page has answers of its own');
+  assert.equal(memo.get(copy, 'markdown', null, 0), kept);
+  assert.equal(memo.get(copy, 'markdown', 100, 0), kept);
+  assert.equal(memo.get(copy, 'markdown', 99, 0), undefined, 'a smaller budget is trimmed per request');
+  assert.equal(memo.get(copy, 'text', null, 0), undefined);
+  assert.equal(memo.get({}, 'markdown', null, 0), undefined, 'another copy of the page has answers of its own');
+});
+
+test('a kept answer serves while the copy is as old as it says, then is made again', () => {
+  const memo = createAnswerMemo();
+  const copy = {};
+  const first = memo.keep(copy, 'markdown', answer(100));
+  assert.equal(memo.get(copy, 'markdown', null, 1), undefined, 'a second later the age in it is wrong');
+  const later = { ...answer(100), cache: { ...answer(100).cache, age_seconds: 1 } };
+  const second = memo.keep(copy, 'markdown', later);
+  assert.notEqual(second, first);
+  assert.equal(memo.get(copy, 'markdown', null, 1), second, 'the new one replaces it, with no variant more');
 });
 
 test('kept answers are frozen through and through', () => {
@@ -68,13 +85,13 @@ test('trimmed answers are not kept', () => {
   const part = memo.keep(copy, 'markdown', answer(100, true));
   assert.equal(isSharedAnswer(part), false);
   assert.equal(Object.isFrozen(part), false);
-  assert.equal(memo.get(copy, 'markdown', null), undefined);
+  assert.equal(memo.get(copy, 'markdown', null, 0), undefined);
 });
 
 test('at most eight variants of one copy are kept', () => {
   const memo = createAnswerMemo();
   const copy = {};
   for (let i = 0; i < 10; i++) memo.keep(copy, `variant ${i}`, answer(100));
-  assert.ok(memo.get(copy, 'variant 7', null));
-  assert.equal(memo.get(copy, 'variant 8', null), undefined);
+  assert.ok(memo.get(copy, 'variant 7', null, 0));
+  assert.equal(memo.get(copy, 'variant 8', null, 0), undefined);
 });

@@ -12,7 +12,7 @@ const FETCH_ERRORS = [403, 413, 415, 422, 502, 503, 504];
 const serialized = new WeakMap<FetchResult, string>();
 
 /** A shared answer as the JSON its response schema gives it (reply.serialize), serialised the first time only. */
-function sendFetchResult(reply: FastifyReply, result: FetchResult): FetchResult | string {
+export function sendFetchResult(reply: FastifyReply, result: FetchResult): FetchResult | string {
   if (!isSharedAnswer(result)) return result;
   let json = serialized.get(result);
   if (json === undefined) {
