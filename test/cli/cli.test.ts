@@ -161,8 +161,10 @@ test('--help and --version', async () => {
   assert.equal(help.code, 0);
   assert.match(
     help.stdout,
-    /fetchdown <url> \[--max-tokens N\] \[--format markdown\|text\|json\] \[--links inline\|reference\|none\] \[--images keep\|none\] \[--verbose\]/,
+    /fetchdown <url> \[--max-tokens N\] \[--format markdown\|text\|json\] \[--links inline\|reference\|none\] \[--images keep\|none\]/,
   );
+  assert.match(help.stdout, /\[--max-age SECONDS\] \[--include SELECTOR\]\.\.\. \[--exclude SELECTOR\]\.\.\./);
+  assert.match(help.stdout, /\[--verbose\]/);
   const version = await run(['--version']);
   assert.equal(version.stdout, '1.0.0\n');
 });
