@@ -29,6 +29,24 @@ const StyleFields = {
   }),
 };
 
+/** `query`: read the part of a page that answers a question first (src/tokens/select.ts). */
+const QueryField = {
+  query: Type.Optional(
+    Type.String({
+      minLength: 2,
+      maxLength: 500,
+      description:
+        'What you want to learn from the page. With max_tokens, a trimmed answer holds the blocks ' +
+        'that best match it (BM25 over paragraphs, list items and table rows, headings counting for ' +
+        'their section) in page order, each under its heading path, with "[… N tokens left out …]" ' +
+        'where text was skipped; the outline lists the sections left out, most relevant first, and ' +
+        'next_cursor reads the rest of the page in order. Without max_tokens the content is unchanged. ' +
+        'Same price; a cached copy is reused.',
+      examples: ['how often to water'],
+    }),
+  ),
+};
+
 const NullableInt = (min: number, description: string) =>
   Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: min, default: null, description });
 
@@ -71,6 +89,7 @@ export const FetchRequest = Type.Object(
         'forces that one, without fallback; its result is cached apart from auto.',
     }),
     ...StyleFields,
+    ...QueryField,
   },
   { additionalProperties: false },
 );
@@ -82,6 +101,7 @@ export const BatchFetchRequest = Type.Object(
     max_tokens_each: NullableInt(1, 'Trim each result to at most this many tokens.'),
     use_cache: Type.Boolean({ default: true }),
     ...StyleFields,
+    ...QueryField,
   },
   { additionalProperties: false },
 );

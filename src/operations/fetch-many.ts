@@ -23,7 +23,15 @@ export async function fetchMany(
     if (!pending) {
       const fetchOne = (pay?: Pay) =>
         fetchService.fetchOne(
-          { url, maxTokens: input.max_tokens_each, format: 'markdown', useCache: input.use_cache, style, pay },
+          {
+            url,
+            maxTokens: input.max_tokens_each,
+            format: 'markdown',
+            useCache: input.use_cache,
+            style,
+            query: input.query,
+            pay,
+          },
           { url: ['body', 'urls', index], maxTokens },
         );
       pending = meter

@@ -19,6 +19,7 @@ export function createFetchOperations(deps: { fetchService: FetchService; estima
           cursor: input.cursor,
           fetcher: input.fetcher,
           style: { links: input.links, images: input.images },
+          query: input.query,
           pay,
         }),
       );

@@ -26,6 +26,8 @@ export interface FetchOne {
   fetcher?: FetcherChoice;
   /** How links and images are written; inline links and images kept when left out. */
   style?: MarkdownStyle;
+  /** With maxTokens: answer with the blocks that best match it (render.ts). */
+  query?: string;
   /** For callers who pay by the fetcher: asked before the router runs each one (router.ts). */
   pay?: (fetcher: FetcherName) => Promise<boolean>;
 }
@@ -59,7 +61,8 @@ function variantOf(requestUrl: string, format: Format, style: MarkdownStyle): st
 const _renderOptionsInVariant: Record<
   Exclude<
     keyof RenderOptions,
-    'requestUrl' | 'format' | 'style' | 'keyHash' | 'maxTokens' | 'maxTokensAt' | 'offset' | 'hit'
+    // A query shapes only trimmed answers (never kept) and a cursor's skip only cursor reads (never kept).
+    'requestUrl' | 'format' | 'style' | 'keyHash' | 'maxTokens' | 'maxTokensAt' | 'offset' | 'hit' | 'query' | 'skip'
   >,
   never
 > = {};
@@ -145,7 +148,14 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
     const { key, keyHash } = keysOf(request.url, fetcher, at.url);
     // Text has no links or images: the options do not change it, so its cursors ignore them.
     const style = request.format === 'text' ? DEFAULT_STYLE : (request.style ?? DEFAULT_STYLE);
-    const shape = { requestUrl: request.url, keyHash, format: request.format, style, maxTokensAt: at.maxTokens };
+    const shape = {
+      requestUrl: request.url,
+      keyHash,
+      format: request.format,
+      style,
+      maxTokensAt: at.maxTokens,
+      query: request.query,
+    };
     if (request.cursor !== undefined) {
       const cursor = decodeCursor(request.cursor);
       if (cursor.key !== keyHash)
@@ -165,10 +175,12 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
           'Cursor has expired: the cached copy it points into is gone; fetch the URL again without a cursor',
         );
       }
-      if (cursor.offset > viewContent(entry.value, request.format, style).body.length) {
+      const view = viewContent(entry.value, request.format, style);
+      const skip = cursor.skip;
+      if ((skip && skip.at(-1)![1] > view.body.length) || cursor.offset > (skip ? view.rest(skip) : view).body.length) {
         throw cursorError('Cursor is malformed: pass next_cursor exactly as it was returned');
       }
-      return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: cursor.offset, hit: true });
+      return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: cursor.offset, hit: true, skip });
     }
     const cached = request.useCache ? await readCache(key) : null;
     if (request.useCache) cacheLookups.inc({ result: cached ? 'hit' : 'miss' });
