@@ -287,9 +287,18 @@ export const EstimateResult = Type.Object({
   url: Type.String(),
   estimated_tokens: Type.Integer(),
   confident: Type.Boolean({
-    description: 'False when the server gave no Content-Length: fetch with max_tokens instead.',
+    description: 'False when the length of the page is unknown (no Content-Length): fetch with max_tokens instead.',
   }),
-  source: StringEnum(['cache', 'head', 'range'] as const),
+  source: StringEnum(['cache', 'head', 'range'] as const, {
+    description: 'What was asked: the cached copy, a HEAD request, or a ranged GET of the first 64 KB.',
+  }),
+  method: StringEnum(['cache', 'whole', 'sample', 'length'] as const, {
+    description:
+      'How the number was made. cache: exact, from the cached copy. whole: the page fitted in the 64 KB ' +
+      'read and was extracted and counted as a fetch would. sample: extracted from the first 64 KB (its ' +
+      'text and its share of scripts and styles) and extrapolated to the full length. length: the ' +
+      'reported length times a tokens-per-byte ratio (the server refused ranges, or a PDF).',
+  }),
   content_type: NullableString,
   content_length: Type.Union([Type.Integer(), Type.Null()]),
 });

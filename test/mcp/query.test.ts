@@ -1,5 +1,5 @@
-// The MCP tools' `query` (fetch_url, fetch_multiple) over POST /mcp: listed in the schemas, the matching part first,
-// and a too-short query as a tool error naming body.query.
+// The MCP tools over POST /mcp: `query` (fetch_url, fetch_multiple) listed in the schemas, the matching part first,
+// a too-short query as a tool error naming body.query; estimate_tokens and its method.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { startFixtureSite } from '../helpers/fixture-site.js';
@@ -44,4 +44,16 @@ test('fetch_url and fetch_multiple take a query; the schemas say what it does', 
     assert.equal(bad.isError, true);
     assert.match(textOf(bad), /body\.query: String should have at least 2 characters/);
   }
+});
+
+test('estimate_tokens says which method it used, in the result and in the text', async (t) => {
+  const client = await connectHttp(t, api.base);
+  const sampled = await client.callTool({ name: 'estimate_tokens', arguments: { url: site.url('/ranged/scripted') } });
+  assert.equal(sampled.isError, undefined, textOf(sampled));
+  assert.equal((sampled.structuredContent as any).method, 'sample');
+  assert.match(textOf(sampled), /from the first 64 KB, extrapolated to \d+ bytes/);
+  const whole = await client.callTool({ name: 'estimate_tokens', arguments: { url: site.url('/article') } });
+  assert.equal((whole.structuredContent as any).method, 'whole');
+  const schema = (await client.listTools()).tools.find((tool) => tool.name === 'estimate_tokens')!.outputSchema!;
+  assert.deepEqual((schema.properties as any).method.enum, ['cache', 'whole', 'sample', 'length']);
 });
