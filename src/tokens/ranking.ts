@@ -1,10 +1,14 @@
 // Lexical relevance of a page's blocks to a query: BM25 over the blocks, each block's heading path counting as part of
 // it (a heading speaks for its whole section). Small on purpose: no stemmer library, a few English stop words.
 
-/** Standard BM25 constants; `HEADING_WEIGHT` counts a term in the heading path this many times over. */
+/**
+ * Standard BM25 constants. A term in the heading path counts HEADING_WEIGHT times: less than once, as a heading speaks
+ * for every passage of its section (at 2, a query made of a page's title picked 21 % of WCXB's must-have snippets in
+ * 500 tokens, at 0.5 24 %, at 0 29 %; at 0 headings would not count at all).
+ */
 const K1 = 1.2;
 const B = 0.75;
-const HEADING_WEIGHT = 2;
+const HEADING_WEIGHT = 0.5;
 
 const STOP_WORDS = new Set(
   (

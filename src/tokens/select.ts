@@ -24,6 +24,10 @@ export interface QueryPart {
 export const MAX_SHOWN_RANGES = 12;
 /** A marker line and the blank lines around it, rounded up. */
 const MARKER_TOKENS = 12;
+/** The most tokens short blocks are joined into before they are ranked (see passages()). */
+const PASSAGE_TOKENS = 80;
+/** The first passage is shown whatever the query when it takes at most a quarter of the budget: it says what the page is about. */
+const LEAD_PASSAGES = 1;
 const BEFORE_FIRST_HEADING = '(before the first heading)';
 
 export function leftOutMarker(tokens: number): string {
@@ -35,7 +39,7 @@ export function leftOutMarker(tokens: number): string {
  * query term fill what room is left, in document order, so a query that matches little still reads like the page.
  */
 export function selectForQuery(content: string, query: string, budget: number): QueryPart | null {
-  const blocks = splitBlocks(content);
+  const blocks = passages(content, splitBlocks(content));
   const paths: number[][] = [];
   const stack: number[] = [];
   blocks.forEach((block, i) => {
@@ -55,7 +59,12 @@ export function selectForQuery(content: string, query: string, budget: number): 
   ).forEach((score, k) => scores.set(units[k]!, score));
   const score = (i: number) => scores.get(i) ?? 0;
   const matching = units.filter((i) => score(i) > 0).sort((a, b) => score(b) - score(a) || a - b);
-  const order = [...matching, ...units.filter((i) => score(i) === 0)];
+  const lead = units.slice(0, LEAD_PASSAGES).filter((i) => tokens[i]! <= budget / 4);
+  const order = [
+    ...lead,
+    ...matching.filter((i) => !lead.includes(i)),
+    ...units.filter((i) => score(i) === 0 && !lead.includes(i)),
+  ];
 
   // Greedy by relevance on an estimate that errs high; the exact count of the assembled part decides below.
   const chosen: number[] = [];
@@ -94,6 +103,28 @@ export function selectForQuery(content: string, query: string, budget: number): 
 }
 
 type Blocks = ReturnType<typeof splitBlocks>;
+
+/**
+ * Consecutive blocks of one section joined into passages of up to PASSAGE_TOKENS (a block longer than that stays
+ * whole): the units that are ranked and shown. A list or a run of short paragraphs then counts as one piece of text,
+ * rather than as many tiny ones that each win on length and cost a marker.
+ */
+function passages(content: string, blocks: Blocks): Blocks {
+  const joined: Blocks = [];
+  let tokens = 0;
+  for (const block of blocks) {
+    const own = block.heading ? 0 : countTokens(content.slice(block.start, block.end));
+    const last = joined.at(-1);
+    if (last && !last.heading && !block.heading && tokens + own <= PASSAGE_TOKENS) {
+      joined[joined.length - 1] = { ...last, end: block.end };
+      tokens += own + 1;
+    } else {
+      joined.push(block);
+      tokens = own;
+    }
+  }
+  return joined;
+}
 
 function unitTokensBetween(blocks: Blocks, tokens: number[], from: number, to: number): number {
   let sum = 0;

@@ -86,12 +86,16 @@ test('the best-matching blocks in page order, under their heading path, with mar
 });
 
 test('the outline lists the most relevant sections first', () => {
-  const part = selectForQuery(GUIDE, 'chapter 7 stakes', 45)!;
-  assert.match(part.content, /## Chapter 7\n\n- first point of chapter 7\n\n- second point of chapter 7/);
-  assert.deepEqual(
-    part.outline.slice(0, 2).map((entry) => entry.title),
-    ['Chapter 7 (partly shown)', 'Chapter 1'],
+  const part = selectForQuery(GUIDE, 'chapter 7 stakes', 120)!;
+  assert.match(
+    part.content,
+    /## Chapter 7\n\nChapter 7 talks about soil[^\n]*\n\n- first point of chapter 7\n- second point of chapter 7/,
   );
+  const titles = part.outline.map((entry) => entry.title);
+  assert.ok(!titles.some((title) => title.startsWith('Chapter 7')), 'shown whole');
+  // Sections that match (every chapter mentions stakes) come before those that do not, then in page order.
+  assert.deepEqual(titles.slice(0, 2), ['Chapter 1', 'Chapter 2']);
+  assert.ok(titles.indexOf('Chapter 12') < titles.indexOf('Watering'));
 });
 
 test('a query that matches nothing still fills the budget from the top of the page', () => {
