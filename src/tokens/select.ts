@@ -26,7 +26,9 @@ export const MAX_SHOWN_RANGES = 12;
 const MARKER_TOKENS = 12;
 /** The most tokens short blocks are joined into before they are ranked (see passages()). */
 const PASSAGE_TOKENS = 80;
-/** The first passage is shown whatever the query when it takes at most a quarter of the budget: it says what the page is about. */
+/** The first passage is shown whatever the query when it takes at most a quarter of the budget: it says what the
+ * page is about (a query of each WCXB page's title found 27 % of its must-have snippets in 500 tokens with it, 24 %
+ * without). */
 const LEAD_PASSAGES = 1;
 const BEFORE_FIRST_HEADING = '(before the first heading)';
 
