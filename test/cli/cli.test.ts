@@ -152,7 +152,7 @@ test('--help and --version', async () => {
   assert.equal(help.code, 0);
   assert.match(
     help.stdout,
-    /fetchdown <url> \[--max-tokens N\] \[--format markdown\|text\|json\] \[--links inline\|reference\|none\] \[--images keep\|none\] \[--verbose\]/,
+    /fetchdown <url> \[--max-tokens N\] \[--query TEXT\] \[--format markdown\|text\|json\] \[--links inline\|reference\|none\]\n\s+\[--images keep\|none\] \[--verbose\]/,
   );
   const version = await run(['--version']);
   assert.equal(version.stdout, '1.0.0\n');
