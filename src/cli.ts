@@ -12,14 +12,15 @@ import { describeFailure } from './operations/failure.js';
 import { API_VERSION } from './version.js';
 
 const USAGE = `Usage:
-  fetchdown <url> [--max-tokens N] [--format markdown|text|json] [--links inline|reference|none] [--images keep|none]
-                  [--max-age SECONDS] [--include SELECTOR]... [--exclude SELECTOR]... [--verbose]
+  fetchdown <url> [--max-tokens N] [--query TEXT] [--format markdown|text|json] [--links inline|reference|none]
+                  [--images keep|none] [--max-age SECONDS] [--include SELECTOR]... [--exclude SELECTOR]... [--verbose]
   fetchdown serve     start the HTTP API (configured by the same environment variables as npm start)
   fetchdown mcp       start the MCP server on stdio
   fetchdown stripe-setup  create the plans' Stripe products and prices (STRIPE_SECRET_KEY); safe to run again
   fetchdown --help | --version
 
 A fetch runs in this process, or calls a Fetchdown API when FETCHDOWN_API_URL and FETCHDOWN_API_KEY are set.
+--query with --max-tokens returns the passages that best match it, in page order, within the budget.
 The content goes to stdout; --verbose adds the metadata as JSON on stderr. --max-age refetches a cached copy older
 than that; --include and --exclude (CSS selectors, repeatable) keep only, or drop, the elements they match.
 Exit codes: 0 done, 1 the fetch failed, 2 bad usage or arguments, 3 bad configuration.`;
@@ -69,6 +70,7 @@ function parseFetchArgs(argv: string[]) {
       allowPositionals: true,
       options: {
         'max-tokens': { type: 'string' },
+        query: { type: 'string' },
         format: { type: 'string', default: 'markdown' },
         links: { type: 'string', default: 'inline' },
         images: { type: 'string', default: 'keep' },
@@ -124,6 +126,7 @@ async function fetchCommand(argv: string[]): Promise<void> {
     ...(values['max-age'] !== undefined && { max_age: asInteger(values['max-age']) }),
     ...(values.include !== undefined && { include: values.include }),
     ...(values.exclude !== undefined && { exclude: values.exclude }),
+    ...(values.query !== undefined && { query: values.query }),
   });
 
   const config = readConfig({ EXTRACT_WORKERS: ONE_SHOT_WORKERS });

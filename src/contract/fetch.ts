@@ -56,6 +56,24 @@ const FreshnessAndSelectionFields = {
   exclude: Selectors('CSS selectors of elements removed before extraction (at most 20, each at most 200 characters).'),
 };
 
+/** `query`: read the part of a page that answers a question first (src/tokens/select.ts). */
+const QueryField = {
+  query: Type.Optional(
+    Type.String({
+      minLength: 2,
+      maxLength: 500,
+      description:
+        'What you want to learn from the page. With max_tokens, a trimmed answer holds the blocks ' +
+        'that best match it (BM25 over paragraphs, list items and table rows, headings counting for ' +
+        'their section) in page order, each under its heading path, with "[… N tokens left out …]" ' +
+        'where text was skipped; the outline lists the sections left out, most relevant first, and ' +
+        'next_cursor reads the rest of the page in order. Without max_tokens the content is unchanged. ' +
+        'Same price; a cached copy is reused.',
+      examples: ['how often to water'],
+    }),
+  ),
+};
+
 const NullableInt = (min: number, description: string) =>
   Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: min, default: null, description });
 
@@ -99,6 +117,7 @@ export const FetchRequest = Type.Object(
     }),
     ...StyleFields,
     ...FreshnessAndSelectionFields,
+    ...QueryField,
   },
   { additionalProperties: false },
 );
@@ -111,6 +130,7 @@ export const BatchFetchRequest = Type.Object(
     use_cache: Type.Boolean({ default: true }),
     ...StyleFields,
     ...FreshnessAndSelectionFields,
+    ...QueryField,
   },
   { additionalProperties: false },
 );
@@ -325,9 +345,18 @@ export const EstimateResult = Type.Object({
   url: Type.String(),
   estimated_tokens: Type.Integer(),
   confident: Type.Boolean({
-    description: 'False when the server gave no Content-Length: fetch with max_tokens instead.',
+    description: 'False when the length of the page is unknown (no Content-Length): fetch with max_tokens instead.',
   }),
-  source: StringEnum(['cache', 'head', 'range'] as const),
+  source: StringEnum(['cache', 'head', 'range'] as const, {
+    description: 'What was asked: the cached copy, a HEAD request, or a ranged GET of the first 64 KB.',
+  }),
+  method: StringEnum(['cache', 'whole', 'sample', 'length'] as const, {
+    description:
+      'How the number was made. cache: exact, from the cached copy. whole: the page fitted in the 64 KB ' +
+      'read and was extracted and counted as a fetch would. sample: extracted from the first 64 KB (its ' +
+      'text and its share of scripts and styles) and extrapolated to the full length. length: the ' +
+      'reported length times a tokens-per-byte ratio (the server refused ranges, or a PDF).',
+  }),
   content_type: NullableString,
   content_length: Type.Union([Type.Integer(), Type.Null()]),
 });

@@ -40,7 +40,10 @@ export const TOOLS: readonly ToolDefinition[] = [
       'capped at the default budget (10,000 tokens unless its operator set ' +
       'MCP_DEFAULT_MAX_TOKENS); set max_tokens to choose the size: a trimmed result lists the ' +
       'sections that were cut (outline) and a next_cursor; call fetch_url again with the same ' +
-      'url and that cursor to read the next part. format "text" drops Markdown syntax; "json" ' +
+      'url and that cursor to read the next part. With max_tokens, a query (what you want to ' +
+      'learn) returns the passages that best match it instead of the head of the page, under ' +
+      'their headings, with markers where text was skipped; the cursor then reads the rest. ' +
+      'format "text" drops Markdown syntax; "json" ' +
       'adds typed blocks. links "reference" moves URLs to a numbered list at the end and links ' +
       '"none" drops them (keeping the link text); images "none" drops images: fewer tokens when ' +
       'you do not need every URL. Handles JavaScript-rendered pages and PDFs: the fetcher is ' +
@@ -76,7 +79,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       'URLs. A URL that fails gets its own error entry and never fails the others. ' +
       'max_tokens_each caps every page; without it the default budget (10,000 tokens unless its ' +
       'operator set MCP_DEFAULT_MAX_TOKENS) is shared equally by the pages, so the whole result ' +
-      'fits it; links and images work as in fetch_url. URLs fetched in the last 6 hours come ' +
+      'fits it; links, images and query work as in fetch_url. URLs fetched in the last 6 hours come ' +
       'from the cache without being fetched again. max_age, include and exclude work as in fetch_url.',
     inputSchema: BatchFetchRequest,
     outputSchema: BatchResult,
@@ -92,7 +95,8 @@ export const TOOLS: readonly ToolDefinition[] = [
       '(default 3); each page is trimmed to max_tokens_each tokens (100 to 20000); without it, ' +
       '2000 each, or less so that all the results together fit the default budget (10,000 tokens ' +
       'unless its operator set MCP_DEFAULT_MAX_TOKENS). Each result has title, url, snippet and ' +
-      'markdown, or an error when that page could not be fetched. To read a trimmed result ' +
+      'markdown (the passages that best match the query), or an error when that page could not ' +
+      'be fetched. To read a trimmed result ' +
       'further, call fetch_url with its url and next_cursor.',
     inputSchema: SearchRequest,
     outputSchema: SearchResult,

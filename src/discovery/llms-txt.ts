@@ -17,7 +17,7 @@ curl -s ${l.base}/fetch -H 'content-type: application/json' -H 'X-Service-Key: Y
   -d '{"url": "https://example.com/", "max_tokens": 2000}'
 \`\`\`
 
-The answer holds \`markdown\`, \`metadata.title\`, \`metadata.token_count\`, \`cache.hit\` and \`fetch_info.fetcher_used\`. A trimmed page also has \`next_cursor\`: send it back as \`cursor\` to read the next part. Errors are \`{"detail", "code"}\` (422s: \`{"detail": [{"loc", "msg", "type"}]}\`).
+The answer holds \`markdown\`, \`metadata.title\`, \`metadata.token_count\`, \`cache.hit\` and \`fetch_info.fetcher_used\`. A trimmed page also has \`next_cursor\`: send it back as \`cursor\` to read the next part. Add \`"query": "what you want to know"\` beside \`max_tokens\` to get the passages that best match it rather than the head of the page. Errors are \`{"detail", "code"}\` (422s: \`{"detail": [{"loc", "msg", "type"}]}\`).
 
 Or read a page at a URL of its own: the body is the Markdown, and \`X-Token-Count\`, \`X-Fetcher\`, \`X-Cache\` and \`X-Credits\` are headers (query parameters named like POST /fetch fields are ours, the rest stay with the target):
 

@@ -30,7 +30,9 @@ export function buildSpec(config: Config) {
       {
         method: 'POST',
         path: '/fetch',
-        summary: 'One URL as Markdown (or text, or typed JSON blocks), optionally trimmed to max_tokens',
+        summary:
+          'One URL as Markdown (or text, or typed JSON blocks), optionally trimmed to max_tokens; with a query, ' +
+          'the passages that best match it',
       },
       {
         method: 'GET',

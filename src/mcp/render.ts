@@ -56,10 +56,14 @@ export function renderEstimate(estimate: Estimate): string {
   const head = `About ${estimate.estimated_tokens} tokens for ${estimate.url}`;
   if (!estimate.confident)
     return `${head} (not confident: the server did not report a size; fetch with max_tokens instead).`;
+  // `??`: an API of an older version (remote mode) sends no method.
   const how =
-    estimate.source === 'cache'
-      ? 'exact, from the cached copy'
-      : `from the reported size of ${estimate.content_length} bytes`;
+    {
+      cache: 'exact, from the cached copy',
+      whole: 'counted: the whole page fitted in the bytes read',
+      sample: `from the first 64 KB, extrapolated to ${estimate.content_length} bytes`,
+      length: `from the reported size of ${estimate.content_length} bytes`,
+    }[estimate.method] ?? `from the reported size of ${estimate.content_length} bytes`;
   return `${head} (${how}).`;
 }
 

@@ -34,6 +34,7 @@ export async function fetchMany(
             maxAge: input.max_age,
             include: input.include,
             exclude: input.exclude,
+            query: input.query,
             pay,
           },
           { url: ['body', 'urls', index], maxTokens },

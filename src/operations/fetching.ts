@@ -24,6 +24,7 @@ export function createFetchOperations(deps: { fetchService: FetchService; estima
             maxAge: input.max_age,
             include: input.include,
             exclude: input.exclude,
+            query: input.query,
             pay,
           },
           at,

@@ -13,6 +13,7 @@ import {
 } from '../extract/link-style.js';
 import type { Format } from '../contract/fetch.js';
 import { countTokens } from '../tokens/count.js';
+import { selectForQuery, withoutRanges, type QueryPart, type Range } from '../tokens/select.js';
 import { takePart, type TrimResult } from '../tokens/trim.js';
 import type { StoredPage } from './render.js';
 
@@ -24,6 +25,10 @@ export interface ContentView {
   total: number;
   /** The part from `offset` within `budget` tokens; in reference style with the definitions of the links it holds. */
   part(offset: number, budget: number | null): TrimResult;
+  /** The blocks that best match `query` within `budget` tokens (with the definitions they use), or null. */
+  select(query: string, budget: number): QueryPart | null;
+  /** What is left to read once a query's part showed `shown`: the offsets of its cursors point into this view. */
+  rest(shown: Range[]): ContentView;
 }
 
 interface Restyled {
@@ -62,11 +67,71 @@ export function viewContent(page: StoredPage, format: Format, style: MarkdownSty
   if (isDefaultStyle(style)) return plainView(page.markdown, page.tokens.markdown);
   const { styled, whole, total } = restyle(page.markdown, style);
   if (styled.uses.length === 0) return plainView(styled.body, total);
-  return { body: styled.body, whole, total, part: (offset, budget) => takeReferencedPart(styled, offset, budget) };
+  return referencedView(styled, whole, total);
 }
 
-function plainView(content: string, total: number): ContentView {
-  return { body: content, whole: content, total, part: (offset, budget) => takePart(content, offset, budget) };
+/** `total` is counted when first asked for when it is not known (the rest of a page after a query's part). */
+function plainView(content: string, total?: number): ContentView {
+  let counted = total;
+  return {
+    body: content,
+    whole: content,
+    get total() {
+      return (counted ??= countTokens(content));
+    },
+    part: (offset, budget) => takePart(content, offset, budget),
+    select: (query, budget) => selectForQuery(content, query, budget),
+    rest(shown) {
+      return plainView(withoutRanges(content, shown));
+    },
+  };
+}
+
+function referencedView(styled: StyledMarkdown, whole: string, total?: number): ContentView {
+  let counted = total;
+  return {
+    body: styled.body,
+    whole,
+    get total() {
+      return (counted ??= countTokens(whole));
+    },
+    part: (offset, budget) => takeReferencedPart(styled, offset, budget),
+    select: (query, budget) => selectReferenced(styled, query, budget),
+    rest(shown) {
+      const rest = withoutUses(styled, shown);
+      return referencedView(rest, withDefinitions(rest.body, rest, 0, rest.body.length));
+    },
+  };
+}
+
+/** The styled body without `shown`, its reference labels moved with the text (their numbers stay the same). */
+function withoutUses(styled: StyledMarkdown, shown: Range[]): StyledMarkdown {
+  const uses = styled.uses.flatMap((use) => {
+    let removedBefore = 0;
+    for (const [start, end] of shown) {
+      if (use.start >= start && use.start < end) return [];
+      if (end <= use.start) removedBefore += end - start;
+    }
+    return [{ ...use, start: use.start - removedBefore, end: use.end - removedBefore }];
+  });
+  return { body: withoutRanges(styled.body, shown), urls: styled.urls, uses };
+}
+
+/** A query's part followed by the definitions of the references it holds, taken with less room until both fit. */
+function selectReferenced(styled: StyledMarkdown, query: string, budget: number): QueryPart | null {
+  for (let room = budget; room > 0;) {
+    const part = selectForQuery(styled.body, query, room);
+    if (part === null) return null;
+    const lines = [...new Set(part.shown.flatMap(([start, end]) => definitionsIn(styled, start, end)))].sort(
+      (a, b) => Number(/\d+/.exec(a)![0]) - Number(/\d+/.exec(b)![0]),
+    );
+    const content = appendDefinitions(part.content, lines);
+    const tokenCount = content === part.content ? part.tokenCount : countTokens(content);
+    if (tokenCount <= budget) return { ...part, content, tokenCount };
+    const over = tokenCount - budget;
+    room = room > over ? room - over : Math.floor(room / 2);
+  }
+  return null;
 }
 
 /**

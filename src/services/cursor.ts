@@ -10,6 +10,8 @@ export interface Cursor {
   offset: number; // where the next part starts in that copy's content, as rendered in this format and style
   format: Format;
   style: MarkdownStyle; // links and images: offsets into a restyled copy only hold for that style
+  /** After a query's part: the ranges it showed, which the rest of the page (what `offset` points into) leaves out. */
+  skip?: [number, number][];
 }
 
 const LOC = ['body', 'cursor'];
@@ -20,10 +22,41 @@ export function hashKey(cacheKey: string): string {
 
 /** The style is written only when it is not the default, so cursors of plain Markdown read as they always have. */
 export function encodeCursor(cursor: Cursor): string {
+  if (cursor.skip && cursor.skip.length > 0) {
+    // Version 2 carries the shown ranges as gaps from one offset to the next, which keeps the numbers short.
+    const offsets = cursor.skip.flat();
+    const gaps = offsets.map((at, i) => at - (i === 0 ? 0 : offsets[i - 1]!));
+    const head = [
+      2,
+      cursor.key,
+      cursor.storedAt,
+      cursor.offset,
+      cursor.format,
+      cursor.style.links,
+      cursor.style.images,
+    ];
+    return Buffer.from(JSON.stringify([...head, ...gaps])).toString('base64url');
+  }
   const style = isDefaultStyle(cursor.style) ? [] : [cursor.style.links, cursor.style.images];
   return Buffer.from(JSON.stringify([1, cursor.key, cursor.storedAt, cursor.offset, cursor.format, ...style])).toString(
     'base64url',
   );
+}
+
+/** Version 2's ranges back as offsets: ascending, disjoint, non-empty, or null when they are not. */
+function readSkip(gaps: unknown[]): [number, number][] | null {
+  if (gaps.length === 0 || gaps.length % 2 !== 0) return null;
+  const skip: [number, number][] = [];
+  let at = 0;
+  for (let i = 0; i < gaps.length; i += 2) {
+    const [toStart, toEnd] = [gaps[i], gaps[i + 1]];
+    if (!Number.isSafeInteger(toStart) || !Number.isSafeInteger(toEnd)) return null;
+    if ((toStart as number) < (i === 0 ? 0 : 1) || (toEnd as number) < 1) return null;
+    const start = at + (toStart as number);
+    at = start + (toEnd as number);
+    skip.push([start, at]);
+  }
+  return skip;
 }
 
 export function decodeCursor(raw: string): Cursor {
@@ -33,15 +66,19 @@ export function decodeCursor(raw: string): Cursor {
   } catch {
     parts = null;
   }
-  if (!Array.isArray(parts) || parts[0] !== 1)
+  const version = Array.isArray(parts) ? (parts as unknown[])[0] : null;
+  if (version !== 1 && version !== 2)
     throw ValidationError.single(
       LOC,
       'Cursor is malformed: pass next_cursor exactly as it was returned',
       'cursor_invalid',
     );
-  const [, key, storedAt, offset, format, links = DEFAULT_STYLE.links, images = DEFAULT_STYLE.images] =
+  const [, key, storedAt, offset, format, links = DEFAULT_STYLE.links, images = DEFAULT_STYLE.images, ...gaps] =
     parts as unknown[];
+  const skip = version === 2 ? readSkip(gaps) : undefined;
   if (
+    skip === null ||
+    (version === 1 && gaps.length > 0) ||
     typeof key !== 'string' ||
     !Number.isSafeInteger(storedAt) ||
     !Number.isSafeInteger(offset) ||
@@ -57,7 +94,15 @@ export function decodeCursor(raw: string): Cursor {
     );
   }
   const style = { links, images } as MarkdownStyle;
-  return { key, storedAt: storedAt as number, offset: offset as number, format: format as Format, style };
+  const cursor: Cursor = {
+    key,
+    storedAt: storedAt as number,
+    offset: offset as number,
+    format: format as Format,
+    style,
+  };
+  if (skip) cursor.skip = skip;
+  return cursor;
 }
 
 export function cursorError(msg: string): ValidationError {

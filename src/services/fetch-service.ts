@@ -37,6 +37,8 @@ export interface FetchOne {
   fetcher?: FetcherChoice;
   /** How links and images are written; inline links and images kept when left out. */
   style?: MarkdownStyle;
+  /** With maxTokens: answer with the blocks that best match it (render.ts). */
+  query?: string;
   /** For callers who pay by the fetcher: asked before the router runs each one (router.ts). */
   pay?: (fetcher: FetcherName) => Promise<boolean>;
   /** Seconds: a cached copy older than this is fetched again; 0 always fetches. */
@@ -124,7 +126,18 @@ function variantOf(requestUrl: string, format: Format, style: MarkdownStyle): st
 const _renderOptionsInVariant: Record<
   Exclude<
     keyof RenderOptions,
-    'requestUrl' | 'format' | 'style' | 'keyHash' | 'maxTokens' | 'maxTokensAt' | 'offset' | 'hit' | 'now'
+    // A query shapes only trimmed answers (never kept) and a cursor's skip only cursor reads (never kept).
+    | 'requestUrl'
+    | 'format'
+    | 'style'
+    | 'keyHash'
+    | 'maxTokens'
+    | 'maxTokensAt'
+    | 'offset'
+    | 'hit'
+    | 'now'
+    | 'query'
+    | 'skip'
   >,
   never
 > = {};
@@ -327,17 +340,27 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
     // Text has no links or images: the options do not change it, so its cursors ignore them.
     const style = request.format === 'text' ? DEFAULT_STYLE : (request.style ?? DEFAULT_STYLE);
     const now = clock.now();
-    const shape = { requestUrl: request.url, keyHash, format: request.format, style, maxTokensAt: at.maxTokens, now };
+    const shape = {
+      requestUrl: request.url,
+      keyHash,
+      format: request.format,
+      style,
+      maxTokensAt: at.maxTokens,
+      now,
+      query: request.query,
+    };
     if (request.include?.length || request.exclude?.length)
       return fetchSelection(request, at, key, checkSelection(request, at.fields), shape);
     if (request.cursor !== undefined) {
       const cursor = readCursor(request.cursor, keyHash, request.format, style);
       const entry = await needCache(() => cache.get<StoredPage>(key));
       if (!entry || entry.storedAt !== cursor.storedAt) throw cursorExpired();
-      if (cursor.offset > viewContent(entry.value, request.format, style).body.length) {
+      const view = viewContent(entry.value, request.format, style);
+      const skip = cursor.skip;
+      if ((skip && skip.at(-1)![1] > view.body.length) || cursor.offset > (skip ? view.rest(skip) : view).body.length) {
         throw cursorError('Cursor is malformed: pass next_cursor exactly as it was returned');
       }
-      return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: cursor.offset, hit: true });
+      return renderResult(entry, { ...shape, maxTokens: request.maxTokens, offset: cursor.offset, hit: true, skip });
     }
     let cached = request.useCache ? await readCache(key) : null;
     let previous: CacheHit<StoredPage> | null | undefined = request.useCache ? null : undefined;

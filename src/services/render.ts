@@ -8,7 +8,10 @@ import type { FetchResult, Format } from '../contract/fetch.js';
 import { fetchMillicredits, toCredits } from '../pricing.js';
 import { ValidationError } from '../errors.js';
 import { countTokens } from '../tokens/count.js';
-import { viewContent } from './content-view.js';
+import { scoreUnits } from '../tokens/ranking.js';
+import type { Range } from '../tokens/select.js';
+import type { TrimResult } from '../tokens/trim.js';
+import { viewContent, type ContentView } from './content-view.js';
 import { encodeCursor } from './cursor.js';
 
 /**
@@ -78,16 +81,47 @@ export interface RenderOptions {
   hit: boolean;
   /** The clock's time, for the copy's age. */
   now: number;
+  /** With a budget, the first part holds the blocks that best match it; later parts list the outline by relevance. */
+  query?: string;
+  /** A cursor's read after a query's part: the ranges that part showed, left out of what is read now. */
+  skip?: Range[];
+}
+
+/** The part of `view` to answer with, and (after a query's part) the ranges its cursor must skip. */
+function choosePart(view: ContentView, options: RenderOptions): { part: TrimResult; skip?: Range[] } {
+  const { query, maxTokens, offset } = options;
+  // A cursor's rest is read through view.part, which counts only what it needs.
+  if (options.skip === undefined && offset === 0 && (maxTokens === null || maxTokens >= view.total)) {
+    return { part: { content: view.whole, tokenCount: view.total, truncated: false, nextOffset: null, outline: [] } };
+  }
+  if (query !== undefined && maxTokens !== null && options.skip === undefined && offset === 0) {
+    const selected = view.select(query, maxTokens);
+    if (selected !== null) {
+      const more = selected.leftOut > 0;
+      const part = { ...selected, truncated: more, nextOffset: more ? 0 : null, outline: more ? selected.outline : [] };
+      return { part, skip: selected.shown };
+    }
+  }
+  const part = view.part(offset, maxTokens);
+  if (query !== undefined && part.outline.length > 1) {
+    const scores = scoreUnits(
+      part.outline.map((entry) => ({ text: entry.title, headings: [] })),
+      query,
+    );
+    const outline = part.outline
+      .map((entry, i) => ({ entry, score: scores[i]! }))
+      .sort((a, b) => b.score - a.score)
+      .map(({ entry }) => entry);
+    return { part: { ...part, outline }, skip: options.skip };
+  }
+  return { part, skip: options.skip };
 }
 
 export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions): FetchResult {
   const page = entry.value;
-  const view = viewContent(page, options.format, options.style);
-  const total = view.total;
-  const whole = options.offset === 0 && (options.maxTokens === null || options.maxTokens >= total);
-  const part = whole
-    ? { content: view.whole, tokenCount: total, truncated: false, nextOffset: null, outline: [] }
-    : view.part(options.offset, options.maxTokens);
+  const pageView = viewContent(page, options.format, options.style);
+  const total = pageView.total;
+  const { part, skip } = choosePart(options.skip ? pageView.rest(options.skip) : pageView, options);
   if (part.truncated && part.content === '') {
     // Nothing fits: a cursor to the same place would have a caller following next_cursor loop for ever.
     const field = String(options.maxTokensAt.at(-1));
@@ -128,6 +162,7 @@ export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions
             offset: part.nextOffset,
             format: options.format,
             style: options.style,
+            skip,
           }),
     cache: {
       hit: options.hit,

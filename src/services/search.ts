@@ -52,7 +52,8 @@ export function createSearchService(deps: { provider: SearchProvider | null; fet
       let pending = byUrl.get(hit.url);
       if (!pending) {
         pending = fetchService.fetchOne(
-          { url: hit.url, maxTokens: options.maxTokensEach, format: 'markdown', useCache: true },
+          // The search query picks each page's passages: the part that matches, not the page's head.
+          { url: hit.url, maxTokens: options.maxTokensEach, format: 'markdown', useCache: true, query: options.query },
           { url: ['results', index, 'url'], maxTokens: ['body', 'max_tokens_each'] },
         );
         byUrl.set(hit.url, pending);

@@ -72,6 +72,17 @@ test('--max-tokens trims the output to the budget', async () => {
   assert.match(r.stdout, /A Long Guide/);
 });
 
+test('--query with --max-tokens prints the passages that match it; a one-letter query is refused naming the flag', async () => {
+  const r = await run([site.url('/long'), '--max-tokens', '120', '--query', 'part 14']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(countTokens(r.stdout.trimEnd()) <= 120, `${countTokens(r.stdout)} tokens`);
+  assert.match(r.stdout, /## Part 14\n\nSection 14 sentence 0/);
+  assert.match(r.stdout, /\[… \d+ tokens left out …\]/);
+  const bad = await run([site.url('/long'), '--query', 'x']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--query: String should have at least 2 characters/);
+});
+
 test('--format text and --format json', async () => {
   const text = await run([site.url('/article'), '--format', 'text']);
   assert.equal(text.code, 0, text.stderr);
@@ -161,7 +172,7 @@ test('--help and --version', async () => {
   assert.equal(help.code, 0);
   assert.match(
     help.stdout,
-    /fetchdown <url> \[--max-tokens N\] \[--format markdown\|text\|json\] \[--links inline\|reference\|none\] \[--images keep\|none\]/,
+    /fetchdown <url> \[--max-tokens N\] \[--query TEXT\] \[--format markdown\|text\|json\] \[--links inline\|reference\|none\]/,
   );
   assert.match(help.stdout, /\[--max-age SECONDS\] \[--include SELECTOR\]\.\.\. \[--exclude SELECTOR\]\.\.\./);
   assert.match(help.stdout, /\[--verbose\]/);

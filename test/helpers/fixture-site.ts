@@ -155,6 +155,27 @@ const hostileBodies = new Map<string, Buffer>();
 
 export const HOSTILE_KINDS = Object.keys(HOSTILE_PAGES);
 
+/** A page well over 64 KB: 40 KB of inline script in its head, then a long article (for estimates from a sample). */
+export const SCRIPTED_LONG_HTML = `<!doctype html><html lang="en"><head><title>A Scripted Guide</title>
+<script>${'window.config = {"a": [1, 2, 3], "b": "some configuration value"};\n'.repeat(600)}</script></head>
+<body><main><article><h1>A Scripted Guide</h1>
+${Array.from({ length: 160 }, (_, i) => section(i + 1)).join('\n')}
+</article></main></body></html>`;
+
+/** Answers a single `Range: bytes=a-b` with 206 and Content-Range, as static file servers do; else the whole body. */
+function ranged(req: IncomingMessage, res: ServerResponse, body: Buffer, contentType = 'text/html; charset=utf-8') {
+  const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+  if (!range || Number(range[1]) >= body.length) return html(res, body, 200, contentType);
+  const start = Number(range[1]);
+  const end = Math.min(body.length - 1, range[2] ? Number(range[2]) : body.length - 1);
+  res.writeHead(206, {
+    'content-type': contentType,
+    'content-range': `bytes ${start}-${end}/${body.length}`,
+    'content-length': end - start + 1,
+  });
+  res.end(req.method === 'HEAD' ? undefined : body.subarray(start, end + 1));
+}
+
 export interface FixtureSite {
   origin: string;
   url(path: string): string;
@@ -247,6 +268,13 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.write(ARTICLE_HTML.slice(0, 500));
       res.end(ARTICLE_HTML.slice(500));
+    },
+    '/ranged/scripted': (req, res) => ranged(req, res, Buffer.from(SCRIPTED_LONG_HTML)),
+    '/ranged/article': (req, res) => ranged(req, res, Buffer.from(ARTICLE_HTML)),
+    // Ranges answered with 501 (as some servers and proxies do); HEAD works.
+    '/range-refused': (req, res) => {
+      if (req.headers.range) return html(res, 'ranges are not implemented', 501, 'text/plain');
+      html(res, Buffer.from(SCRIPTED_LONG_HTML));
     },
     '/head-refused': (req, res) => {
       if (req.method === 'HEAD') return html(res, '', 405);

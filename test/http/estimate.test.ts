@@ -1,8 +1,9 @@
-// GET /estimate: HEAD, the ranged-GET fallback, no Content-Length, and exact counts from the cache.
+// GET /estimate: a ranged GET of the first 64 KB (whole page counted, or a sample extrapolated), HEAD when ranges are
+// refused, no Content-Length, and exact counts from the cache.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { TOKENS_PER_BYTE } from '../../src/services/estimate.js';
-import { ARTICLE_HTML, startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { SAMPLE_BYTES, TOKENS_PER_BYTE } from '../../src/services/estimate.js';
+import { SCRIPTED_LONG_HTML, startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 let site: FixtureSite;
@@ -14,32 +15,56 @@ before(async () => {
 after(() => site.close());
 
 const estimate = (url: string) => api.get(`/estimate?url=${encodeURIComponent(url)}`);
-const bytes = Buffer.byteLength(ARTICLE_HTML);
+const scriptedBytes = Buffer.byteLength(SCRIPTED_LONG_HTML);
 
-test('HEAD with Content-Length gives a confident estimate without the body', async () => {
-  const url = site.url('/article');
+test('a page within 64 KB is counted as a fetch would count it, and nothing is cached', async () => {
+  for (const path of ['/article', '/ranged/article']) {
+    const url = site.url(path);
+    const res = await estimate(url);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.source, 'range');
+    assert.equal(res.body.method, 'whole');
+    assert.equal(res.body.confident, true);
+    assert.equal((await api.get(`/cache?url=${encodeURIComponent(url)}`)).body.cached, false, 'nothing was cached');
+    const fetched = await api.post('/fetch', { url });
+    assert.equal(res.body.estimated_tokens, fetched.body.metadata.total_tokens);
+  }
+});
+
+test('a longer page: its first 64 KB extrapolated to the length in Content-Range', async () => {
+  assert.ok(scriptedBytes > 2 * SAMPLE_BYTES);
+  const url = site.url('/ranged/scripted');
   const res = await estimate(url);
-  assert.equal(res.status, 200);
-  assert.equal(res.body.source, 'head');
-  assert.equal(res.body.confident, true);
-  assert.equal(res.body.content_length, bytes);
-  assert.equal(res.body.estimated_tokens, Math.round(bytes * TOKENS_PER_BYTE.html));
-  assert.equal((await api.get(`/cache?url=${encodeURIComponent(url)}`)).body.cached, false, 'nothing was fetched');
-});
-
-test('a refused HEAD falls back to a one-byte ranged GET', async () => {
-  const res = await estimate(site.url('/head-refused'));
-  assert.equal(res.status, 200);
+  assert.equal(res.status, 200, res.text);
   assert.equal(res.body.source, 'range');
+  assert.equal(res.body.method, 'sample');
   assert.equal(res.body.confident, true);
-  assert.equal(res.body.content_length, bytes);
+  assert.equal(res.body.content_length, scriptedBytes);
+  const actual = (await api.post('/fetch', { url })).body.metadata.total_tokens;
+  const ratio = res.body.estimated_tokens / actual;
+  assert.ok(ratio > 0.5 && ratio < 2, `estimate ${res.body.estimated_tokens}, actual ${actual}`);
 });
 
-test('no Content-Length → confident false', async () => {
-  const res = await estimate(site.url('/nolength'));
+test('ranges refused: HEAD and the length times a ratio', async () => {
+  const res = await estimate(site.url('/range-refused'));
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.body.source, 'head');
+  assert.equal(res.body.method, 'length');
+  assert.equal(res.body.confident, true);
+  assert.equal(res.body.content_length, scriptedBytes);
+  assert.equal(res.body.estimated_tokens, Math.round(scriptedBytes * TOKENS_PER_BYTE.html));
+});
+
+test('no Content-Length: confident false past 64 KB; a shorter page was read whole, so its length is known', async () => {
+  const res = await estimate(site.url('/big'));
   assert.equal(res.status, 200);
+  assert.equal(res.body.method, 'sample');
   assert.equal(res.body.confident, false);
   assert.equal(res.body.content_length, null);
+  assert.ok(res.body.estimated_tokens > 0);
+  const short = await estimate(site.url('/nolength'));
+  assert.equal(short.body.method, 'whole');
+  assert.equal(short.body.confident, true);
 });
 
 test('a cached URL gets its exact count', async () => {
@@ -47,6 +72,7 @@ test('a cached URL gets its exact count', async () => {
   const fetched = await api.post('/fetch', { url });
   const res = await estimate(url);
   assert.equal(res.body.source, 'cache');
+  assert.equal(res.body.method, 'cache');
   assert.equal(res.body.confident, true);
   assert.equal(res.body.estimated_tokens, fetched.body.metadata.total_tokens);
 });

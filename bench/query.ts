@@ -1,0 +1,93 @@
+// `npm run bench:query`: how many of a page's must-have snippets (WCXB `with`) a 500-token answer holds, with `query`
+// against a plain head cut, on the WCXB dev pages served from 127.0.0.1 and fetched through the real app over HTTP.
+// The honest query is the page's title (what an agent knows before reading); a query made of the snippets themselves
+// is printed beside it as the ceiling of lexical ranking.
+import { loadavg } from 'node:os';
+import { loadWcxbPages, startWcxbBench, type WcxbPage } from './wcxb-site.js';
+
+const BUDGET = 500;
+const pages = loadWcxbPages().filter((page) => page.with.length > 0);
+const bench = await startWcxbBench(pages);
+
+const found = (markdown: string, page: WcxbPage) => {
+  const lower = markdown.toLowerCase();
+  return page.with.filter((snippet) => lower.includes(snippet.toLowerCase())).length;
+};
+
+interface Row {
+  snippets: number;
+  total: number;
+  head: number;
+  title: number;
+  snippetQuery: number;
+  ms: { head: number; title: number };
+}
+const rows: Row[] = [];
+try {
+  for (const page of pages) {
+    const url = bench.pageUrl(page);
+    // The whole page once (cached); every read below is of that copy, as the same format.
+    const whole = await bench.post('/fetch', { url, links: 'none', images: 'none' });
+    if (whole.status !== 200) continue;
+    const read = async (query?: string) => {
+      const started = performance.now();
+      const res = await bench.post('/fetch', {
+        url,
+        links: 'none',
+        images: 'none',
+        max_tokens: BUDGET,
+        ...(query && { query }),
+      });
+      if (res.metadata.token_count > BUDGET) throw new Error(`${page.id}: ${res.metadata.token_count} tokens`);
+      return { markdown: res.markdown as string, ms: performance.now() - started };
+    };
+    const title = page.title.trim().slice(0, 500);
+    // Interleaved page by page: head cut, title query, snippet query.
+    const head = await read();
+    const byTitle = title.length >= 2 ? await read(title) : head;
+    const bySnippets = await read(page.with.join(' ').slice(0, 500));
+    rows.push({
+      snippets: page.with.length,
+      total: whole.metadata.total_tokens,
+      head: found(head.markdown, page),
+      title: found(byTitle.markdown, page),
+      snippetQuery: found(bySnippets.markdown, page),
+      ms: { head: head.ms, title: byTitle.ms },
+    });
+  }
+} finally {
+  await bench.close();
+}
+
+const sum = (list: Row[], pick: (row: Row) => number) => list.reduce((total, row) => total + pick(row), 0);
+const pct = (n: number, d: number) => `${((100 * n) / d).toFixed(1)} %`;
+const report = (name: string, list: Row[]) => {
+  const all = sum(list, (r) => r.snippets);
+  const head = sum(list, (r) => r.head);
+  const title = sum(list, (r) => r.title);
+  const snippets = sum(list, (r) => r.snippetQuery);
+  console.log(
+    `| ${name} | ${list.length} | ${all} | ${pct(head, all)} | ${pct(title, all)} (${(title / head).toFixed(2)}×) | ` +
+      `${pct(snippets, all)} (${(snippets / head).toFixed(2)}×) |`,
+  );
+};
+console.log(
+  `load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}; budget ${BUDGET} tokens\n`,
+);
+console.log('| pages | n | must-have snippets | head cut | query = title | query = the snippets |');
+console.log('|---|---:|---:|---:|---:|---:|');
+report('all', rows);
+report(
+  `longer than ${BUDGET} tokens`,
+  rows.filter((row) => row.total > BUDGET),
+);
+report(
+  `longer than ${4 * BUDGET} tokens`,
+  rows.filter((row) => row.total > 4 * BUDGET),
+);
+const mean = (pick: (row: Row) => number) => (sum(rows, pick) / rows.length).toFixed(1);
+console.log(
+  `\nms per cached read (HTTP round trip): head cut ${mean((r) => r.ms.head)}, title query ${mean((r) => r.ms.title)}`,
+);

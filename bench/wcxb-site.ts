@@ -1,0 +1,115 @@
+// The WCXB dev pages for the query and estimate benchmarks: every 7th page (214 of 1,497), served from 127.0.0.1 with
+// Content-Length and single byte ranges as a static file server does, and the real app over HTTP in front of them.
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { Client } from 'undici';
+
+const WCXB_DIR = fileURLToPath(new URL('../../shared/bench/wcxb/dev/', import.meta.url));
+
+export interface WcxbPage {
+  id: string;
+  url: string;
+  title: string;
+  with: string[];
+  raw: Buffer;
+}
+
+/** Every 7th page from the first, in id order: the estimate's calibration used every 7th from the 4th. */
+export function loadWcxbPages(): WcxbPage[] {
+  const truth = JSON.parse(readFileSync(join(WCXB_DIR, 'ground-truth.json'), 'utf8')) as Record<
+    string,
+    { url: string; title?: string; with?: string[] }
+  >;
+  const files = readdirSync(join(WCXB_DIR, 'html')).sort();
+  const pages: WcxbPage[] = [];
+  for (let k = 0; k < files.length; k += 7) {
+    const id = files[k]!.replace('.html.gz', '');
+    const page = truth[id]!;
+    const raw = gunzipSync(readFileSync(join(WCXB_DIR, 'html', files[k]!)));
+    pages.push({ id, url: page.url, title: page.title ?? '', with: page.with ?? [], raw });
+  }
+  return pages;
+}
+
+export interface WcxbBench {
+  pageUrl(page: WcxbPage): string;
+  /** Body bytes the site has sent for a page. */
+  bytesSent(page: WcxbPage): number;
+  post(path: string, body: unknown): Promise<any>;
+  get(path: string): Promise<any>;
+  close(): Promise<void>;
+}
+
+export async function startWcxbBench(pages: WcxbPage[]): Promise<WcxbBench> {
+  const byPath = new Map(pages.map((page) => [`/${page.id}.html`, page]));
+  const sent = new Map<string, number>();
+  const site = createServer((req, res) => {
+    const page = byPath.get(req.url ?? '');
+    if (!page) return void res.writeHead(404).end('not found');
+    const body = page.raw;
+    const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+    let start = 0;
+    let end = body.length - 1;
+    if (range && Number(range[1]) < body.length) {
+      start = Number(range[1]);
+      end = Math.min(end, range[2] ? Number(range[2]) : end);
+      res.writeHead(206, {
+        'content-type': 'text/html',
+        'content-range': `bytes ${start}-${end}/${body.length}`,
+        'content-length': end - start + 1,
+      });
+    } else {
+      res.writeHead(200, { 'content-type': 'text/html', 'content-length': body.length });
+    }
+    const chunk = req.method === 'HEAD' ? Buffer.alloc(0) : body.subarray(start, end + 1);
+    sent.set(page.id, (sent.get(page.id) ?? 0) + chunk.length);
+    res.end(chunk);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+
+  const { buildApp } = await import('../src/app.js');
+  const { loadConfig } = await import('../src/config.js');
+  const { createDeps } = await import('../src/deps.js');
+  const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-wcxb-'));
+  const services = createDeps(
+    loadConfig({
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      CACHE_URL: 'memory://',
+      FETCH_ALLOW_PRIVATE_NETWORKS: '1',
+      ROBOTS_TXT: 'ignore',
+      RATE_LIMIT_ANONYMOUS: '0',
+    }),
+  );
+  const app = await buildApp(services);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const client = new Client(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);
+  const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
+    const res = await client.request({
+      method,
+      path,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.statusCode, ...((await res.body.json()) as object) };
+  };
+  return {
+    pageUrl: (page) => `${origin}/${page.id}.html`,
+    bytesSent: (page) => sent.get(page.id) ?? 0,
+    post: (path, body) => call('POST', path, body),
+    get: (path) => call('GET', path),
+    async close() {
+      await client.close();
+      await app.close();
+      await services.close();
+      site.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
