@@ -55,17 +55,22 @@ const LINK_LIST_CONTAINERS = new Set([
 ]);
 const MAX_LINK_DENSITY = 0.5;
 
-/** True for elements whose whole subtree is boilerplate. Runs on every element of the page: cheap tests first. */
-export function isBoilerplate(el: Element): boolean {
+/**
+ * True for elements whose whole subtree is boilerplate. Runs on every element of the page: cheap tests first.
+ * `keepHidden` keeps hidden elements: the last resort for pages that hide their content until a script shows it.
+ */
+export function isBoilerplate(el: Element, keepHidden = false): boolean {
   const tag = el.tagName;
   if (ALWAYS_DROPPED.has(tag)) return true;
   // A <header>/<footer> inside an article is its byline or notes, not the site's chrome.
   if ((tag === 'HEADER' || tag === 'FOOTER') && !el.parentElement?.closest('article, main, [role="main"]')) return true;
   if (tag === 'FORM' && (el.textContent ?? '').length < PAGE_FORM_TEXT) return true;
   if (!el.hasAttributes()) return false;
-  if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
-  const style = el.getAttribute('style');
-  if (style && HIDDEN_STYLE.test(style)) return true;
+  if (!keepHidden) {
+    if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
+    const style = el.getAttribute('style');
+    if (style && HIDDEN_STYLE.test(style)) return true;
+  }
   const role = el.getAttribute('role');
   if (role && NON_CONTENT_ROLES.test(role)) return true;
   if (tag === 'BODY' || tag === 'MAIN' || tag === 'ARTICLE') return false;
@@ -102,7 +107,7 @@ interface TextCount {
 }
 
 /** Removes boilerplate (and link-dense containers if asked) below root; returns root's text counts after removal. */
-function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false): TextCount {
+function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false, keepHidden = false): TextCount {
   const count: TextCount = { all: 0, link: 0 };
   let next: ChildNode | null;
   for (let node = root.firstChild; node; node = next) {
@@ -113,11 +118,11 @@ function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false)
       if (inLink) count.link += length;
     } else if (node.nodeType === 1) {
       const el = node as Element;
-      if (isBoilerplate(el)) {
+      if (isBoilerplate(el, keepHidden)) {
         el.remove();
         continue;
       }
-      const child = pruneBoilerplate(el, dropLinkLists, inLink || el.tagName === 'A');
+      const child = pruneBoilerplate(el, dropLinkLists, inLink || el.tagName === 'A', keepHidden);
       if (
         dropLinkLists &&
         LINK_LIST_CONTAINERS.has(el.tagName) &&
@@ -139,13 +144,16 @@ export function dropLinkLists(root: Element): void {
   pruneBoilerplate(root, true);
 }
 
-/** The page's <main> when it holds most of the text, else the body; boilerplate removed in place. */
-export function extractFullContent(doc: Document): Element {
+/**
+ * The page's <main> when it holds most of the text, else the body; boilerplate removed in place. `keepHidden`: see
+ * isBoilerplate.
+ */
+export function extractFullContent(doc: Document, keepHidden = false): Element {
   const body = doc.body;
   const main = doc.querySelector('main, [role="main"]');
   const root =
     main && measureText(collectContentText(main)) >= 0.5 * measureText(collectContentText(body)) ? main : body;
-  const count = pruneBoilerplate(root, false);
-  if (count.all - count.link >= MIN_TEXT_BESIDE_LINKS) pruneBoilerplate(root, true);
+  const count = pruneBoilerplate(root, false, false, keepHidden);
+  if (count.all - count.link >= MIN_TEXT_BESIDE_LINKS) pruneBoilerplate(root, true, false, keepHidden);
   return root;
 }

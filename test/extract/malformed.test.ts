@@ -41,3 +41,9 @@ test('misnested and unclosed tags follow the WHATWG rules on the spec parse', ()
   const doc = parseDocument(normaliseHtml(`<p>a</p><html><body><p>x <b>bold <i>both</b> italic</i></p></body></html>`));
   assert.equal(doc.body.innerHTML, '<p>a</p><p>x <b>bold <i>both</i></b><i> italic</i></p>');
 });
+
+test('a page whose content is hidden until a script shows it gives that content, not empty_content', () => {
+  const html = `<html>${HEAD}<body><div id="app"></div><div hidden id="S:0"><article>${ARTICLE}</article></div></body></html>`;
+  const { text } = extractHtml(html, PAGE_URL);
+  for (const n of [1, 2, 3, 4]) assert.ok(text.includes(`Paragraph ${n} `), `paragraph ${n} missing: ${text}`);
+});
