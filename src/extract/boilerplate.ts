@@ -148,7 +148,9 @@ function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false,
         dropLinkLists &&
         LINK_LIST_CONTAINERS.has(el.tagName) &&
         child.all > 0 &&
-        child.link > MAX_LINK_DENSITY * child.all
+        child.link > MAX_LINK_DENSITY * child.all &&
+        !isDataCell(el) &&
+        !isListInProse(el)
       ) {
         el.remove();
         continue;
@@ -158,6 +160,37 @@ function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false,
     }
   }
   return count;
+}
+
+/**
+ * A cell or row of a table with header cells: a data table, kept whole or dropped whole. A cell removed alone shifts
+ * the cells after it into the wrong columns; a row of links (downloads, sources) is data.
+ */
+const DATA_PARTS = new Set(['TD', 'TR', 'TBODY']);
+function isDataCell(el: Element): boolean {
+  return DATA_PARTS.has(el.tagName) && el.closest('table')?.querySelector('th') != null;
+}
+
+/** Prose enough on each side of a list to tell a list the text introduces and goes on from. */
+const PROSE_BESIDE_LIST = 12;
+
+function proseLength(el: Element | null): number {
+  if (!el || !/^(?:P|H[1-6])$/.test(el.tagName)) return 0;
+  let linked = 0;
+  for (const link of el.querySelectorAll('a')) linked += (link.textContent ?? '').length;
+  return (el.textContent ?? '').trim().length - linked;
+}
+
+/**
+ * A list of links between two paragraphs of the article's prose is content the text introduces (a list of deals,
+ * of sources, of downloads); teaser and link lists sit at the article's edges or among other lists.
+ */
+function isListInProse(el: Element): boolean {
+  if (el.tagName !== 'UL' && el.tagName !== 'OL') return false;
+  return (
+    proseLength(el.previousElementSibling) >= PROSE_BESIDE_LIST &&
+    proseLength(el.nextElementSibling) >= PROSE_BESIDE_LIST
+  );
 }
 
 /** Removes containers that are mostly links (teaser lists, tag clouds, menus) from an article. */

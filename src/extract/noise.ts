@@ -137,6 +137,8 @@ export function removeLinkParagraphs(root: Element): void {
     if (length === 0) continue;
     let linked = 0;
     for (const link of block.querySelectorAll('a')) linked += compactLength(link.textContent);
-    if (linked >= LINK_PARAGRAPH_SHARE * length) block.remove();
+    // A link that introduces the list after it ("Read the raw data:" above its parts) belongs with that list.
+    const introducesList = /^(?:UL|OL)$/.test(block.nextElementSibling?.tagName ?? '');
+    if (linked >= LINK_PARAGRAPH_SHARE * length && !introducesList) block.remove();
   }
 }
