@@ -102,6 +102,8 @@ async function measureSpeed(truth: ReturnType<typeof loadWcxbTruth>): Promise<{ 
 }
 
 const f3 = (x: number) => x.toFixed(3);
+/** Some labelled pages have no URL. */
+const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : '-');
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
 function row(name: string, ours: WcxbSummary, base: WcxbSummary | undefined, reference: number): string {
@@ -159,7 +161,7 @@ export async function runWcxbQuality(sample?: { size: number; seed: number }): P
   console.log('|---|---|---|---|---|---|---|');
   for (const p of worst)
     console.log(
-      `| ${p.id} | ${p.page_type} | ${new URL(truth[p.id]!.url).host} | ${f3(p.precision)} | ${f3(p.recall)} | ` +
+      `| ${p.id} | ${p.page_type} | ${hostOf(truth[p.id]!.url)} | ${f3(p.precision)} | ${f3(p.recall)} | ` +
         `${f3(p.f1)} | ${f3(baseById.get(p.id)!.f1)} |`,
     );
   mkdirSync(new URL('wcxb-worst/', OUT_DIR), { recursive: true });
