@@ -1,6 +1,7 @@
 // `npm run bench:quality`: the 181 labelled pages of shared/bench/extraction served from 127.0.0.1 and fetched through
-// the real app over HTTP (POST /fetch, format text), scored beside Readability.js on linkedom; exits 1 below the
-// targets.
+// the real app over HTTP (POST /fetch, format text), scored beside Readability.js on linkedom; then the WCXB dev split
+// the same way, overall and per page type (quality-wcxb.ts); exits 1 below the targets of either.
+//   npm run bench:quality [-- --wcxb-sample 200]   (a seeded sample of WCXB for a quicker run; --no-wcxb skips it)
 // Each system runs in its own child process, one after the other, so each peak RSS is its own.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -277,10 +278,18 @@ async function main(): Promise<void> {
     '\nPer page: .bench-tmp/quality-per-page.tsv; the worst ten as text beside the truth: .bench-tmp/quality-worst/',
   );
 
-  if (missed.length > 0 || failed.length > 0) {
+  const argv = process.argv.slice(2);
+  const sampleFlag = argv.indexOf('--wcxb-sample');
+  const wcxbMissed = argv.includes('--no-wcxb')
+    ? []
+    : await (
+        await import('./quality-wcxb.js')
+      ).runWcxbQuality(sampleFlag >= 0 ? { size: Number(argv[sampleFlag + 1]), seed: 15 } : undefined);
+
+  if (missed.length > 0 || failed.length > 0 || wcxbMissed.length > 0) {
     console.log(
       `\nFAIL: ` +
-        `${[...missed.map((k) => `${k} ${f4(ours[k])} < ${f3(TARGETS[k])}`), ...(failed.length ? [`${failed.length} pages not answered 200 by the html fetcher`] : [])].join('; ')}`,
+        `${[...missed.map((k) => `${k} ${f4(ours[k])} < ${f3(TARGETS[k])}`), ...(failed.length ? [`${failed.length} pages not answered 200 by the html fetcher`] : []), ...wcxbMissed].join('; ')}`,
     );
     process.exitCode = 1;
   }

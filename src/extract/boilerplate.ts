@@ -55,24 +55,50 @@ const LINK_LIST_CONTAINERS = new Set([
 ]);
 const MAX_LINK_DENSITY = 0.5;
 
-/** True for elements whose whole subtree is boilerplate. Runs on every element of the page: cheap tests first. */
-export function isBoilerplate(el: Element): boolean {
+/**
+ * True for elements whose whole subtree is boilerplate. Runs on every element of the page: cheap tests first.
+ * `keepHidden` keeps hidden elements: the last resort for pages that hide their content until a script shows it.
+ */
+export function isBoilerplate(el: Element, keepHidden = false): boolean {
   const tag = el.tagName;
   if (ALWAYS_DROPPED.has(tag)) return true;
   // A <header>/<footer> inside an article is its byline or notes, not the site's chrome.
   if ((tag === 'HEADER' || tag === 'FOOTER') && !el.parentElement?.closest('article, main, [role="main"]')) return true;
   if (tag === 'FORM' && (el.textContent ?? '').length < PAGE_FORM_TEXT) return true;
   if (!el.hasAttributes()) return false;
-  if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
-  const style = el.getAttribute('style');
-  if (style && HIDDEN_STYLE.test(style)) return true;
+  if (!keepHidden) {
+    if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
+    const style = el.getAttribute('style');
+    if (style && HIDDEN_STYLE.test(style)) return true;
+  }
   const role = el.getAttribute('role');
   if (role && NON_CONTENT_ROLES.test(role)) return true;
   if (tag === 'BODY' || tag === 'MAIN' || tag === 'ARTICLE') return false;
   const names = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`;
   return (
-    NON_CONTENT_NAMES.test(names) && !CONTENT_NAMES.test(names) && !el.querySelector('article, main, [role="main"]')
+    NON_CONTENT_NAMES.test(names) &&
+    !CONTENT_NAMES.test(names) &&
+    !el.querySelector('article, main, [role="main"]') &&
+    !holdsMostOfPage(el)
   );
+}
+
+/** A named element holding this share of the page's text wraps the content, whatever its name says. */
+const MOST_OF_PAGE = 0.5;
+const pageTextLengths = new WeakMap<Document, number>();
+
+/**
+ * True when el holds most of its page's text: a wrapper that happens to carry a noise name (`share_wrapper`,
+ * `has-sidebar` around an article) is never dropped by that name. The page's length is measured once per document.
+ */
+export function holdsMostOfPage(el: Element): boolean {
+  const doc = el.ownerDocument;
+  let pageLength = pageTextLengths.get(doc);
+  if (pageLength === undefined) {
+    pageLength = (doc.body?.textContent ?? '').length;
+    pageTextLengths.set(doc, pageLength);
+  }
+  return pageLength > 0 && (el.textContent ?? '').length >= MOST_OF_PAGE * pageLength;
 }
 
 /**
@@ -102,7 +128,7 @@ interface TextCount {
 }
 
 /** Removes boilerplate (and link-dense containers if asked) below root; returns root's text counts after removal. */
-function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false): TextCount {
+function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false, keepHidden = false): TextCount {
   const count: TextCount = { all: 0, link: 0 };
   let next: ChildNode | null;
   for (let node = root.firstChild; node; node = next) {
@@ -113,16 +139,18 @@ function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false)
       if (inLink) count.link += length;
     } else if (node.nodeType === 1) {
       const el = node as Element;
-      if (isBoilerplate(el)) {
+      if (isBoilerplate(el, keepHidden)) {
         el.remove();
         continue;
       }
-      const child = pruneBoilerplate(el, dropLinkLists, inLink || el.tagName === 'A');
+      const child = pruneBoilerplate(el, dropLinkLists, inLink || el.tagName === 'A', keepHidden);
       if (
         dropLinkLists &&
         LINK_LIST_CONTAINERS.has(el.tagName) &&
         child.all > 0 &&
-        child.link > MAX_LINK_DENSITY * child.all
+        child.link > MAX_LINK_DENSITY * child.all &&
+        !isDataCell(el) &&
+        !isListInProse(el)
       ) {
         el.remove();
         continue;
@@ -134,18 +162,52 @@ function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false)
   return count;
 }
 
+/**
+ * A cell or row of a table with header cells: a data table, kept whole or dropped whole. A cell removed alone shifts
+ * the cells after it into the wrong columns; a row of links (downloads, sources) is data.
+ */
+const DATA_PARTS = new Set(['TD', 'TR', 'TBODY']);
+function isDataCell(el: Element): boolean {
+  return DATA_PARTS.has(el.tagName) && el.closest('table')?.querySelector('th') != null;
+}
+
+/** Prose enough on each side of a list to tell a list the text introduces and goes on from. */
+const PROSE_BESIDE_LIST = 12;
+
+function proseLength(el: Element | null): number {
+  if (!el || !/^(?:P|H[1-6])$/.test(el.tagName)) return 0;
+  let linked = 0;
+  for (const link of el.querySelectorAll('a')) linked += (link.textContent ?? '').length;
+  return (el.textContent ?? '').trim().length - linked;
+}
+
+/**
+ * A list of links between two paragraphs of the article's prose is content the text introduces (a list of deals,
+ * of sources, of downloads); teaser and link lists sit at the article's edges or among other lists.
+ */
+function isListInProse(el: Element): boolean {
+  if (el.tagName !== 'UL' && el.tagName !== 'OL') return false;
+  return (
+    proseLength(el.previousElementSibling) >= PROSE_BESIDE_LIST &&
+    proseLength(el.nextElementSibling) >= PROSE_BESIDE_LIST
+  );
+}
+
 /** Removes containers that are mostly links (teaser lists, tag clouds, menus) from an article. */
 export function dropLinkLists(root: Element): void {
   pruneBoilerplate(root, true);
 }
 
-/** The page's <main> when it holds most of the text, else the body; boilerplate removed in place. */
-export function extractFullContent(doc: Document): Element {
+/**
+ * The page's <main> when it holds most of the text, else the body; boilerplate removed in place. `keepHidden`: see
+ * isBoilerplate.
+ */
+export function extractFullContent(doc: Document, keepHidden = false): Element {
   const body = doc.body;
   const main = doc.querySelector('main, [role="main"]');
   const root =
     main && measureText(collectContentText(main)) >= 0.5 * measureText(collectContentText(body)) ? main : body;
-  const count = pruneBoilerplate(root, false);
-  if (count.all - count.link >= MIN_TEXT_BESIDE_LINKS) pruneBoilerplate(root, true);
+  const count = pruneBoilerplate(root, false, false, keepHidden);
+  if (count.all - count.link >= MIN_TEXT_BESIDE_LINKS) pruneBoilerplate(root, true, false, keepHidden);
   return root;
 }

@@ -8,6 +8,11 @@ const IMAGE_LINE = /^\[?!\[[^\]]*\]\([^)]*\)(?:\]\([^)]*\))?$/;
 /** A line of images none of which says what it shows: icons and badges (share buttons, app stores), not photos. */
 const ICON_LINE = /^(?:\[?!\[\]\([^)]*\)(?:\]\([^)]*\))?\s*)+$/;
 const HEADING = /^#{1,6} /;
+/**
+ * A list that ends the article is its content (steps, sources, a list of parts): link lists and teaser lists are gone
+ * before this pass (dropLinkLists), so a trailing list item is kept at any length.
+ */
+const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s+\S/;
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/g;
 
 /** Words, counting each CJK character as half a word (those scripts put no spaces between words). */
@@ -47,7 +52,8 @@ export function trimShortEdges(markdown: string): string {
   if (first < 0) return markdown;
   const start = firstKept(lines, first);
   let end = lines.length - 1;
-  while (end > start && !isSubstantial(lines[end]!) && !isPhoto(lines[end]!.trim())) end--;
+  while (end > start && !isSubstantial(lines[end]!) && !isPhoto(lines[end]!.trim()) && !LIST_ITEM.test(lines[end]!))
+    end--;
   const images = lines.slice(0, start).filter((line) => isPhoto(line.trim()));
   return [...images.flatMap((image) => [image, '']), ...lines.slice(start, end + 1)].join('\n');
 }

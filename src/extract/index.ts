@@ -1,5 +1,6 @@
 // Main-content extraction: HTML of a page → title, description, language, GFM Markdown and plain text; plus the
 // Markdown → typed blocks conversion behind format=json. Nothing here throws on any input.
+import { extractFullContent } from './boilerplate.js';
 import { cleanContent } from './clean.js';
 import { markdownToDocument, type DocumentBlock, type MarkdownDocument } from './document.js';
 import { findMainContent } from './main-content.js';
@@ -49,6 +50,20 @@ function extractTextByStripping(html: string, metadata: PageMetadata | null): Ex
   };
 }
 
+/** Less Markdown than this (a line or two) may be a main-content pass that missed the page: see fullerBody. */
+const TOO_LITTLE = 200;
+
+/**
+ * The fuller extraction for a page whose main content came out (nearly) empty: the whole page minus boilerplate,
+ * hidden elements included (pages that render their text hidden and show it by script). Kept when it says more.
+ */
+function fullerBody(source: string, baseUrl: string, body: string): string {
+  const root = extractFullContent(parseDocument(source), true);
+  cleanContent(root, baseUrl);
+  const fuller = dropEmptyListItems(convertToMarkdown(root.innerHTML));
+  return fuller.length > 2 * body.length ? fuller : body;
+}
+
 /**
  * HTML of a page (already decoded to a string) + its final URL → main content as Markdown (titled) and text (not).
  * Never throws: when the DOM route fails, the page's text with its tags stripped comes back.
@@ -64,7 +79,8 @@ export function extractHtml(html: string, pageUrl: string): ExtractedContent {
     const { root, isLongArticle } = findMainContent(source, doc);
     cleanContent(root, metadata.baseUrl);
     const converted = dropEmptyListItems(convertToMarkdown(root.innerHTML));
-    const body = isLongArticle ? trimShortEdges(converted) : converted;
+    let body = isLongArticle ? trimShortEdges(converted) : converted;
+    if (body.length < TOO_LITTLE) body = fullerBody(source, metadata.baseUrl, body);
     return {
       title: metadata.title,
       description: metadata.description,

@@ -17,7 +17,7 @@ const LONG_ARTICLE = 1000;
  */
 const PRUNABLE_ARTICLE = 500;
 /** Least share of the page's non-boilerplate text an article must contain to be kept, for long and short articles. */
-const MIN_COVERAGE_LONG = 0.15;
+const MIN_COVERAGE_LONG = 0.3;
 const MIN_COVERAGE_SHORT = 0.4;
 /** Least share of a short article's own text that must be page content rather than boilerplate. */
 const MIN_PURITY_SHORT = 0.6;

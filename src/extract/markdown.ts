@@ -241,6 +241,13 @@ function fixLineStructure(markdown: string): string {
   return lines.flatMap((line, index) => (separators.has(index) ? [separators.get(index)!, line] : [line])).join('\n');
 }
 
+/**
+ * Emphasis closed and reopened with nothing between (`<b>B</b><b>USINESS</b>`, a drop cap) is one run: converted apart
+ * it gives `**B****USINESS**`, which no Markdown reader parses back, and whose `**` leaked into plain text.
+ */
+const ADJACENT_EMPHASIS = /<\/(strong|b|em|i)\s*><\1(?:\s[^<>]{0,200})?>/gi;
+
 export function convertToMarkdown(contentHtml: string): string {
-  return tidyMarkdown(fixLineStructure(restoreVerbatim(htmlToMarkdown(capNesting(contentHtml)))));
+  const html = capNesting(contentHtml).replace(ADJACENT_EMPHASIS, '');
+  return tidyMarkdown(fixLineStructure(restoreVerbatim(htmlToMarkdown(html))));
 }

@@ -2,6 +2,7 @@
 // datelines, author bios, share bars and tag lists, teasers for other pages. Readability keeps them when they share
 // the article's container, and drops class names before we see its result, so the named ones go from the page before
 // it runs; the teaser paragraphs, which carry no telling name, go from its result.
+import { holdsMostOfPage } from './boilerplate.js';
 
 interface NoiseKind {
   /** Words of a class or id, matched as a whole token or a part of one between `-` and `_`. */
@@ -63,7 +64,7 @@ function isNamedNoise(el: Element): boolean {
   const names =
     el.tagName === 'FIGCAPTION' ? 'figcaption' : `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
   const kind = NOISE_KINDS.find((candidate) => candidate.names.test(names));
-  if (kind === undefined || (el.textContent ?? '').length > kind.maxText) return false;
+  if (kind === undefined || (el.textContent ?? '').length > kind.maxText || holdsMostOfPage(el)) return false;
   return !(kind.keptInRepeatedItems && isInRepeatedItem(el));
 }
 
@@ -136,6 +137,8 @@ export function removeLinkParagraphs(root: Element): void {
     if (length === 0) continue;
     let linked = 0;
     for (const link of block.querySelectorAll('a')) linked += compactLength(link.textContent);
-    if (linked >= LINK_PARAGRAPH_SHARE * length) block.remove();
+    // A link that introduces the list after it ("Read the raw data:" above its parts) belongs with that list.
+    const introducesList = /^(?:UL|OL)$/.test(block.nextElementSibling?.tagName ?? '');
+    if (linked >= LINK_PARAGRAPH_SHARE * length && !introducesList) block.remove();
   }
 }

@@ -3,6 +3,7 @@
 // comments are cut from the string first: they are ~60% of a news page's bytes, and never content. The JSON-LD
 // scripts among them are handed to metadata.ts on the way, and MathJax's TeX scripts stay as spans for math.ts.
 import { DOMParser } from 'linkedom';
+import { parseBySpec } from './spec-parse.js';
 
 const INERT_OPENER = /<(script|style|svg)\b|<!--/gi;
 /** Where each opened element ends; searched with a regex rather than indexOf on a lower-cased copy of the page. */
@@ -172,7 +173,59 @@ export function assertNestingDepth(doc: Document): void {
     throw new RangeError(`elements nested more than ${MAX_DEPTH} deep`);
 }
 
-/** Parses HTML that went through normaliseHtml (kept separate so a second parse of the same page skips that pass). */
+const SKELETON_TAG = /<(\/?)(html|head|body)\b[^<>]{0,4096}>/gi;
+/** What may sit in a <head>: anything else there makes a browser close the head and open the body. */
+const HEAD_TAG = /<\/?([a-z][\w-]*)[^<>]{0,4096}>/gi;
+const HEAD_ELEMENTS = new Set(['title', 'meta', 'link', 'base', 'style', 'script', 'noscript', 'template']);
+/**
+ * A <title>, and a <noscript> whose content (a tracking pixel, an iframe) would end a browser's head early without
+ * moving any text: both are taken out before the head is checked.
+ */
+const TITLE_ELEMENT =
+  /<title\b[^<>]{0,4096}>[^<]{0,100000}<\/title\s*>|<noscript\b[^<>]{0,4096}>(?:[^<]|<(?!\/?noscript\b)){0,10000}<\/noscript\s*>/gi;
+/** After </body>: stray closing tags change nothing; anything else would move into the body. */
+const CLOSING_TAGS = /<\/[a-z][\w-]*\s*>/gi;
+const PROLOGUE = /^(?:\s|<!doctype[^<>]{0,4096}>|<\?xml[^<>]{0,4096}>)*$/i;
+
+/** True when `between` (text between skeleton tags) holds nothing but whitespace or, in a head, head elements. */
+function holdsOnlyHead(between: string): boolean {
+  const rest = between.replace(TITLE_ELEMENT, '');
+  HEAD_TAG.lastIndex = 0;
+  for (let tag = HEAD_TAG.exec(rest); tag; tag = HEAD_TAG.exec(rest)) {
+    if (!HEAD_ELEMENTS.has(tag[1]!.toLowerCase())) return false;
+  }
+  return rest.replace(HEAD_TAG, '').trim() === '';
+}
+
+/**
+ * True when the page is laid out `<html><head>…</head><body>…</body></html>`, each once, with nothing out of place
+ * between them: linkedom's parser (htmlparser2, faster than parse5 by half) builds such pages as a browser does. On
+ * any other skeleton it builds a tree with an empty or partial body, so those go to parseBySpec.
+ */
+export function hasPlainSkeleton(html: string): boolean {
+  const tags: { close: boolean; name: string; start: number; end: number }[] = [];
+  SKELETON_TAG.lastIndex = 0;
+  for (let tag = SKELETON_TAG.exec(html); tag; tag = SKELETON_TAG.exec(html)) {
+    if (tags.length === 8) return false;
+    tags.push({ close: tag[1] === '/', name: tag[2]!.toLowerCase(), start: tag.index, end: tag.index + tag[0].length });
+  }
+  const shape = tags.map((t) => `${t.close ? '/' : ''}${t.name}`).join(' ');
+  // </body> and </html> may be missing: the parser closes them at the end of the page.
+  if (!/^html head \/head body(?: \/body)?(?: \/html)?$/.test(shape)) return false;
+  if (!PROLOGUE.test(html.slice(0, tags[0]!.start))) return false;
+  if (html.slice(tags[0]!.end, tags[1]!.start).trim() !== '') return false;
+  if (!holdsOnlyHead(html.slice(tags[1]!.end, tags[2]!.start))) return false;
+  if (html.slice(tags[2]!.end, tags[3]!.start).trim() !== '') return false;
+  // Text after </body> belongs to the body in a browser; linkedom puts it beside the body.
+  const closing = tags[4];
+  return !closing || html.slice(closing.end).replace(CLOSING_TAGS, '').trim() === '';
+}
+
+/**
+ * Parses HTML that went through normaliseHtml (kept separate so a second parse of the same page skips that pass):
+ * with linkedom's own parser when the skeleton is plain, with the WHATWG rules (parse5) into linkedom otherwise.
+ */
 export function parseDocument(normalisedHtml: string): Document {
+  if (!hasPlainSkeleton(normalisedHtml)) return parseBySpec(normalisedHtml);
   return new DOMParser().parseFromString(normalisedHtml, 'text/html') as unknown as Document;
 }

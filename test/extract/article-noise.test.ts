@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { dropEmptyListItems, trimShortEdges } from '../../src/extract/edges.js';
 import { extractHtml } from '../../src/extract/index.js';
-import { articlePage, PAGE_URL, paragraph } from './pages.js';
+import { articlePage, PAGE_URL, paragraph, SIDEBAR, SITE_FOOTER, SITE_HEADER } from './pages.js';
 
 const BODY = [1, 2, 3, 4].map(paragraph).join('');
 const extract = (article: string) => extractHtml(articlePage(article), PAGE_URL);
@@ -156,4 +156,14 @@ test('a byline in a series of repeated items (posts of a thread) is kept; the ar
   );
   assert.ok(!text.includes('Jane Roe'));
   for (const author of ['Ann', 'Bob', 'Cy']) assert.ok(text.includes(author), author);
+});
+
+test('a noise name on the element that holds most of the page never removes it (a share_wrapper around the article)', () => {
+  const page =
+    '<!DOCTYPE html><html><head><title>Bridge</title></head><body>' +
+    `${SITE_HEADER}<div class="share_wrapper"><div class="post"><h1>The bridge is rebuilt</h1>${paragraph(1)}` +
+    `${paragraph(2)}</div></div>${SIDEBAR}${SITE_FOOTER}</body></html>`;
+  const { text } = extractHtml(page, PAGE_URL);
+  assert.ok(text.includes('Paragraph 1 explains') && text.includes('Paragraph 2 explains'), text);
+  for (const noise of ['World news', 'Most read', 'Copyright']) assert.ok(!text.includes(noise), `${noise}: ${text}`);
 });

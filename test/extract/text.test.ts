@@ -52,3 +52,10 @@ test('contentFromMarkdown makes links absolute, drops data: URIs and leaves code
       '\n\n```md\n[kept](relative.md)\n```',
   );
 });
+
+test('emphasis split inside a word (a drop cap) leaks no ** into text', () => {
+  const article = `<p><strong>B</strong><strong>USINESS</strong> news first.</p>${paragraph(1)}${paragraph(2)}`;
+  const { text } = extractHtml(articlePage(article), PAGE_URL);
+  assert.ok(!text.includes('*'), text);
+  assert.ok(text.includes('BUSINESS news first.'), text);
+});
