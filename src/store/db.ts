@@ -68,13 +68,14 @@ const pgTypes = {
 /** How long a request waits for a Postgres connection before it fails (503 store_unavailable) rather than hangs. */
 const CONNECT_TIMEOUT_MS = 5000;
 
-const MIGRATE_ATTEMPTS = 5;
+const MIGRATE_ATTEMPTS = 30;
 
 /**
  * Kysely looks for its migration table by listing the tables of every schema, and Postgres fails that listing when
  * another schema is dropped while it runs (3F000 naming that schema; 42P01 for a table): someone else's drop (another
- * tenant, a parallel test run), not ours, so the migration is simply tried again. Measured: 18 of 555 listings failed
- * while another connection created and dropped schemas in a loop.
+ * tenant, a parallel test run), not ours, so the migration is simply tried again, after a pause that grows. Measured:
+ * 18 of 555 listings failed while another connection created and dropped schemas in a loop; on a loaded machine,
+ * where a listing takes longer, five attempts in a row could all fail.
  */
 function droppedMeanwhile(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -147,7 +148,10 @@ export function createStore(options: {
       for (let attempt = 1; ; attempt++) {
         const { error } = await migrator.migrateToLatest();
         if (!error) return;
-        if (attempt < MIGRATE_ATTEMPTS && droppedMeanwhile(error)) continue;
+        if (attempt < MIGRATE_ATTEMPTS && droppedMeanwhile(error)) {
+          await new Promise((resolve) => setTimeout(resolve, Math.min(attempt * 20, 200)));
+          continue;
+        }
         throw error instanceof Error ? error : new Error(`database migration failed: ${JSON.stringify(error)}`);
       }
     },
