@@ -18,6 +18,8 @@ const VOLATILE: Record<string, unknown> = {
   published_at: '2026-05-04T08:30:00Z',
   cached_at: '2026-11-01T09:30:00.000Z',
   expires_at: '2026-11-01T15:30:00.000Z',
+  // Seconds between the example's steps, which a loaded machine stretches.
+  age_seconds: 0,
   // The hash of Markdown whose links name the fixture site's port, which changes from run to run.
   content_hash: '34f0402ddc9f5e715bdc010c603f6af7',
 };
