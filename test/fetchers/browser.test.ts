@@ -40,7 +40,7 @@ function makeFetcher(
     queueMax: options.queueMax ?? 8,
     chromiumPath: options.chromiumPath ?? CHROMIUM_PATH,
     userAgent: 'FetchdownBot/1.0 (test)',
-    acquireTimeoutMs: 10_000,
+    acquireTimeoutMs: 60_000,
   });
   pools.push(pool);
   return {
@@ -256,7 +256,7 @@ describe('remote browser over CDP (BROWSER_WS_ENDPOINT)', SUITE, () => {
         chromiumPath: '/nonexistent',
         wsEndpoint: endpoint,
         userAgent: 'FetchdownBot/1.0 (test)',
-        acquireTimeoutMs: 10_000,
+        acquireTimeoutMs: 60_000,
       });
       pools.push(pool);
       const fetcher = createBrowserFetcher({ pool, policy, waitMs: 4000, timeoutMs: 10_000, maxBytes: 1 << 20 });
