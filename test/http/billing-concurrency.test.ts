@@ -1,15 +1,11 @@
 // Atomic debits: 20 concurrent fetches against 5 remaining credits serve exactly 5, on every database, and across
 // two server processes sharing one Postgres database.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { signUp, withKey } from '../helpers/accounts.js';
 import { DATABASES } from '../helpers/databases.js';
+import { startServerProcess } from '../helpers/server-process.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { REPO_ROOT } from '../helpers/mcp-client.js';
-import { spawnTracked, waitForOutput } from '../helpers/children.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const site: FixtureSite = await startFixtureSite();
@@ -20,31 +16,6 @@ let n = 0;
 const slowPage = () => site.url(`/delay/150/race-${process.pid}-${Date.now()}-${n++}`);
 
 const ENV = { FREE_MONTHLY_CREDITS: '5', CACHE_URL: 'memory://' };
-
-/** A second API process (`tsx src/main.ts`) on its own port; resolves with its base URL once it listens. */
-async function startServerProcess(
-  t: { after(fn: () => Promise<void> | void): unknown },
-  env: Record<string, string>,
-): Promise<string> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-proc-'));
-  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
-  const server = spawnTracked(t, process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      FETCH_ALLOW_PRIVATE_NETWORKS: '1',
-      RATE_LIMIT_ANONYMOUS: '0',
-      ...env,
-    },
-  });
-  const [, base] = await waitForOutput(server, /Server listening at (http:\/\/127\.0\.0\.1:\d+)/);
-  return base!;
-}
 
 async function fireFetches(bases: string[], apiKey: string, count: number): Promise<number[]> {
   return Promise.all(
@@ -84,12 +55,17 @@ describe('atomic debits across two server processes', () => {
     const env = await postgres.env(t);
     if (typeof env === 'string') return t.skip(env);
     const api = await buildTestApp(t, { ...env, ...ENV });
-    const second = await startServerProcess(t, { ...env, ...ENV });
+    const second = await startServerProcess(t, {
+      ...env,
+      ...ENV,
+      FETCH_ALLOW_PRIVATE_NETWORKS: '1',
+      RATE_LIMIT_ANONYMOUS: '0',
+    });
     const { apiKey } = await signUp(api);
-    const statuses = await fireFetches([api.base, second], apiKey, 20);
+    const statuses = await fireFetches([api.base, second.base], apiKey, 20);
     assert.equal(statuses.filter((s) => s === 200).length, 5, JSON.stringify(statuses));
     assert.equal(statuses.filter((s) => s === 402).length, 15);
-    const usage = await fetch(`${second}/account/usage`, { headers: withKey(apiKey) }).then((r) => r.json());
+    const usage = await fetch(`${second.base}/account/usage`, { headers: withKey(apiKey) }).then((r) => r.json());
     assert.equal(usage.credits_used, 5);
   });
 });

@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { Redis } from 'ioredis';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { signUp, withKey } from '../helpers/accounts.js';
+import { CACHE_BACKENDS } from '../helpers/cache-backends.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 let site: FixtureSite;
@@ -15,36 +15,8 @@ before(async () => {
 });
 after(() => site.close());
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await client.connect();
-    await client.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
-
-const backends: { name: string; env: () => Promise<Record<string, string> | string> }[] = [
-  { name: 'memory', env: async () => ({ CACHE_URL: 'memory://' }) },
-  { name: 'sqlite (embedded default)', env: async () => ({ CACHE_URL: '' }) },
-  {
-    name: 'redis',
-    env: async () => {
-      if (await redisReachable()) return { CACHE_URL: REDIS_URL };
-      if (process.env.CI === 'true') throw new Error(`Redis is required in CI but ${REDIS_URL} is not reachable`);
-      return `Redis not reachable at ${REDIS_URL}`;
-    },
-  },
-];
-
 let run = 0;
-for (const backend of backends) {
+for (const backend of CACHE_BACKENDS) {
   describe(`cache on ${backend.name}`, () => {
     test('miss, hit, status, delete and expiry', async (t) => {
       const env = await backend.env();
@@ -52,7 +24,7 @@ for (const backend of backends) {
       let now = Date.now();
       const api = await buildTestApp(t, { ...env, CACHE_TTL_SECONDS: '2' }, { clock: { now: () => now } });
       const { apiKey } = await signUp(api);
-      const path = `/unique/${backend.name.split(' ')[0]}-${process.pid}-${Date.now()}-${run++}`;
+      const path = `/unique/${backend.name}-${process.pid}-${Date.now()}-${run++}`;
       const url = site.url(path);
       const q = `/cache?url=${encodeURIComponent(url)}`;
 
@@ -109,7 +81,7 @@ for (const backend of backends) {
       const env = await backend.env();
       if (typeof env === 'string') return t.skip(env);
       const api = await buildTestApp(t, env);
-      const url = site.url(`/article?whole=${backend.name.split(' ')[0]}-${process.pid}-${Date.now()}-${run++}`);
+      const url = site.url(`/article?whole=${backend.name}-${process.pid}-${Date.now()}-${run++}`);
       const first = await api.post('/fetch', { url });
       assert.equal(first.body.cache.hit, false);
       const whole = await api.post('/fetch', { url });
@@ -144,7 +116,7 @@ for (const backend of backends) {
       assert.equal((await api.post('/fetch', { url })).text, whole.text, 'other reads left the first answer as it was');
 
       // A new copy (use_cache=false) gets answers of its own: /unique/ pages say which fetch they came from.
-      const path = `/unique/whole-${backend.name.split(' ')[0]}-${process.pid}-${Date.now()}-${run++}`;
+      const path = `/unique/whole-${backend.name}-${process.pid}-${Date.now()}-${run++}`;
       await api.post('/fetch', { url: site.url(path) });
       assert.match((await api.post('/fetch', { url: site.url(path) })).body.markdown, /hit 1 /);
       await api.post('/fetch', { url: site.url(path), use_cache: false });

@@ -2,8 +2,8 @@
 // ages copies); include and exclude made from one fetched copy, proved with the fixture site's request counter.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Redis } from 'ioredis';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { CACHE_BACKENDS } from '../helpers/cache-backends.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 let site: FixtureSite;
@@ -12,36 +12,8 @@ before(async () => {
 });
 after(() => site.close());
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await client.connect();
-    await client.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
-
-const backends: { name: string; env: () => Promise<Record<string, string> | string> }[] = [
-  { name: 'memory', env: async () => ({ CACHE_URL: 'memory://' }) },
-  { name: 'sqlite', env: async () => ({ CACHE_URL: '' }) },
-  {
-    name: 'redis',
-    env: async () => {
-      if (process.env.TEST_REDIS_URL && (await redisReachable())) return { CACHE_URL: REDIS_URL };
-      if (process.env.CI === 'true') throw new Error(`Redis is required in CI but ${REDIS_URL} is not reachable`);
-      return 'set TEST_REDIS_URL to a reachable Redis to run this on Redis';
-    },
-  },
-];
-
 let run = 0;
-for (const backend of backends) {
+for (const backend of CACHE_BACKENDS) {
   describe(`max_age and changed on ${backend.name}`, () => {
     test('a copy older than max_age is fetched again and says whether its content changed', async (t) => {
       const env = await backend.env();

@@ -1,15 +1,10 @@
 // Mail goes out after the response, outside the request; its log lines still carry the id of the request that sent it.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { startServerProcess } from '../helpers/server-process.js';
 
 test('the outbox log line of a sign-up e-mail carries the sign-up request id', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-reqid-'));
-  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
-  const server = await startServerProcess(t, { DATA_DIR: dataDir });
+  const server = await startServerProcess(t, {});
   const response = await fetch(`${server.base}/account/signup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-request-id': 'signup-trace-42' },
