@@ -30,7 +30,13 @@ export function createPipeline(config: Config, options: { clock?: Clock; address
     ...options.addresses,
   });
   const fetchers = createFetchers(config, { client, cache, addresses: options.addresses });
-  const fetchService = createFetchService({ config, cache, router: fetchers.router, clock: options.clock });
+  const fetchService = createFetchService({
+    config,
+    cache,
+    router: fetchers.router,
+    select: fetchers.conversions.select,
+    clock: options.clock,
+  });
   const estimate = createEstimator({ client, fetchService });
   const search = createSearchService({ provider: createSearchProvider(config), fetchService });
   return {

@@ -1,11 +1,14 @@
 // The CPU work of a fetch as tasks with plain-data inputs and results, so the same functions run in this thread or on
 // a worker thread (conversions.ts): a response's body → page (HTML extraction, Markdown, text; PDF layout), a
-// rendered page's HTML → content, each with its token counts.
+// rendered page's HTML → content, a reader provider's Markdown → content, a caller's selection of a page's HTML,
+// each with its token counts.
 import { extractHtml, type ExtractedContent } from '../extract/index.js';
+import { extractSelection, type SelectedContent, type Selection } from '../extract/selection.js';
 import type { HttpResponse } from '../net/safe-client.js';
 import { countTokens } from '../tokens/count.js';
 import { convertHtmlResponse } from './html.js';
 import { convertPdf } from './pdf.js';
+import { convertReaderContent, type ReaderContent } from './reader-content.js';
 import type { FetchOutcome, TokenCounts } from './types.js';
 
 /** An HttpResponse as it crosses to a thread: a URL object cannot be copied, and a Buffer arrives as a Uint8Array. */
@@ -15,6 +18,7 @@ export interface WireResponse extends Omit<HttpResponse, 'url' | 'body'> {
 }
 
 export type CountedContent = ExtractedContent & { tokens: TokenCounts };
+export type CountedSelection = SelectedContent & { tokens: TokenCounts };
 
 export function toWire(response: HttpResponse): WireResponse {
   return { ...response, url: response.url.href };
@@ -40,6 +44,15 @@ export const conversionTasks = {
     withTokens(await convertPdf(fromWire(input.response), { maxPages: input.maxPages })),
   extract: (input: { html: string; url: string }): CountedContent => {
     const content = extractHtml(input.html, input.url);
+    return { ...content, tokens: countBoth(content) };
+  },
+  /** Null when the provider's Markdown holds no readable text. */
+  reader: (input: ReaderContent): CountedContent | null => {
+    const content = convertReaderContent(input);
+    return content && { ...content, tokens: countBoth(content) };
+  },
+  select: (input: { html: string; url: string; selection: Selection }): CountedSelection => {
+    const content = extractSelection(input.html, input.url, input.selection);
     return { ...content, tokens: countBoth(content) };
   },
 };

@@ -6,7 +6,15 @@ import { extractionTasks } from '../metrics/registry.js';
 import type { HttpResponse } from '../net/safe-client.js';
 import { createWorkerPool, type PoolStats, type TaskFailure } from '../workers/pool.js';
 import { workerEntry } from '../workers/entry.js';
-import { conversionTasks, toWire, type ConversionTask, type CountedContent } from './conversion-tasks.js';
+import type { Selection } from '../extract/selection.js';
+import {
+  conversionTasks,
+  toWire,
+  type ConversionTask,
+  type CountedContent,
+  type CountedSelection,
+} from './conversion-tasks.js';
+import type { ReaderContent } from './reader-content.js';
 import { failed, type FetchOutcome } from './types.js';
 
 export interface ConversionOptions {
@@ -18,7 +26,8 @@ export interface ConversionOptions {
   pdfMaxPages: number;
 }
 
-export type Extraction = { ok: true; content: CountedContent } | { ok: false; failure: FetchFailure };
+export type Converted<T> = { ok: true; content: T } | { ok: false; failure: FetchFailure };
+export type Extraction = Converted<CountedContent>;
 
 export interface Conversions {
   /** A 2xx response with a textual body → page (html.ts's conversion), token counts included. */
@@ -27,6 +36,10 @@ export interface Conversions {
   pdf(response: HttpResponse): Promise<FetchOutcome>;
   /** A rendered page's HTML → its content (the browser fetcher). */
   extract(html: string, url: string): Promise<Extraction>;
+  /** A reader provider's Markdown → content (reader-content.ts); null content when it holds no readable text. */
+  reader(input: ReaderContent): Promise<Converted<CountedContent | null>>;
+  /** The part of a page's HTML that a caller's include and exclude name (extract/selection.ts). */
+  select(html: string, url: string, selection: Selection): Promise<Converted<CountedSelection>>;
   /** The pool's threads and tasks; null when conversions run in this thread. */
   stats(): PoolStats | null;
   close(): Promise<void>;
@@ -70,6 +83,9 @@ export function createConversions(options: ConversionOptions): Conversions {
       html: async (response) => counted('html', conversionTasks.html(toWire(response))),
       pdf: async (response) => counted('pdf', await conversionTasks.pdf(pdfInput(response))),
       extract: async (html, url) => counted('extract', { ok: true, content: conversionTasks.extract({ html, url }) }),
+      reader: async (input) => counted('reader', { ok: true, content: conversionTasks.reader(input) }),
+      select: async (html, url, selection) =>
+        counted('select', { ok: true, content: conversionTasks.select({ html, url, selection }) }),
       stats: () => null,
       close: async () => {},
     };
@@ -88,16 +104,22 @@ export function createConversions(options: ConversionOptions): Conversions {
     return counted(task, outcome.ok ? outcome.value : failed(poolFailure(outcome.reason, url, options)));
   }
 
+  async function content<T>(task: ConversionTask, input: unknown, url: string): Promise<Converted<T>> {
+    const outcome = await pool.run<T>(task, input);
+    return counted(
+      task,
+      outcome.ok
+        ? { ok: true, content: outcome.value }
+        : { ok: false, failure: poolFailure(outcome.reason, url, options) },
+    );
+  }
+
   return {
     html: (response) => convert('html', toWire(response), response.url.href),
     pdf: (response) => convert('pdf', pdfInput(response), response.url.href),
-    async extract(html, url) {
-      const outcome = await pool.run<CountedContent>('extract', { html, url });
-      const extraction: Extraction = outcome.ok
-        ? { ok: true, content: outcome.value }
-        : { ok: false, failure: poolFailure(outcome.reason, url, options) };
-      return counted('extract', extraction);
-    },
+    extract: (html, url) => content('extract', { html, url }, url),
+    reader: (input) => content('reader', input, input.url),
+    select: (html, url, selection) => content('select', { html, url, selection }, url),
     stats: () => pool.stats(),
     close: () => pool.close(),
   };

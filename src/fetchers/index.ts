@@ -57,6 +57,7 @@ export function createFetchers(config: Config, deps: { client: SafeClient; cache
         timeoutMs: config.FETCH_TIMEOUT_MS,
         maxBytes: config.FETCH_MAX_BYTES,
         policy,
+        convert: conversions.reader,
       }),
     },
     robots: config.ROBOTS_TXT === 'ignore' ? null : createRobotsPolicy({ client, cache, token: BOT_TOKEN }),

@@ -9,9 +9,8 @@ import type { FetchFailure } from '../errors.js';
 import type { AddressPolicy } from '../net/guard.js';
 import { checkTarget } from './browser-guard.js';
 import { normaliseDate } from '../extract/dates.js';
-import { contentFromMarkdown } from '../extract/index.js';
 import { detectChallenge } from './challenge.js';
-import { isEmptyContent } from './html.js';
+import type { Conversions } from './conversions.js';
 import { failed, type Fetcher, type FetchOutcome } from './types.js';
 
 export interface ReaderOptions {
@@ -21,6 +20,8 @@ export interface ReaderOptions {
   maxBytes: number;
   /** The SSRF guard's policy, for the target and the final URL the provider reports. */
   policy: AddressPolicy;
+  /** The provider's Markdown → content, off the event loop (conversions.ts). */
+  convert: Conversions['reader'];
 }
 
 const readerFailure = (detail: string, retryable: boolean): FetchFailure => ({
@@ -112,13 +113,13 @@ export function createReaderFetcher(options: ReaderOptions): Fetcher {
           detail: `${url.host} showed the reader provider a bot challenge too (${challenge})`,
           retryable: true,
         });
-      const extracted = contentFromMarkdown(content, url.href);
-      if (isEmptyContent(extracted)) return failed(readerFailure('returned no readable text', false));
+      const converted = await options.convert({ markdown: content, url: url.href, title });
+      if (!converted.ok) return failed(converted.failure);
+      const extracted = converted.content;
+      if (!extracted) return failed(readerFailure('returned no readable text', false));
       const finalUrl = text(answer?.data?.url) ?? url.href;
       const inward = await refusedFinalUrl(options.policy, url, finalUrl);
       if (inward) return failed(inward);
-      const markdown =
-        title && !/^# /.test(extracted.markdown) ? `# ${title}\n\n${extracted.markdown}` : extracted.markdown;
       return {
         ok: true,
         page: {
@@ -131,8 +132,9 @@ export function createReaderFetcher(options: ReaderOptions): Fetcher {
           // The provider passes on the page's publication date; author, site name and image it does not give.
           ...extracted.details,
           publishedAt: normaliseDate(text(answer?.data?.publishedTime)),
-          markdown,
+          markdown: extracted.markdown,
           text: extracted.text,
+          tokens: extracted.tokens,
           redirects: 0,
           bytes: Buffer.byteLength(content),
           bodyTruncated: false,

@@ -3,10 +3,10 @@ import { readOrMiss, writeOrSkip } from '../cache/tolerant.js';
 import type { Cache, CacheHit } from '../cache/types.js';
 import type { Config } from '../config.js';
 import { AppError, ValidationError, failureToError, type ValidationIssue } from '../errors.js';
-import { extractSelection, selectorProblem, type Selection } from '../extract/selection.js';
-import { countTokens } from '../tokens/count.js';
+import { selectorProblem, type Selection } from '../extract/selection.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { DEFAULT_STYLE, type MarkdownStyle } from '../extract/link-style.js';
+import type { Conversions } from '../fetchers/conversions.js';
 import type { Router } from '../fetchers/router.js';
 import { FETCHER_NAMES, type FetcherChoice, type FetcherName } from '../fetchers/types.js';
 import type { FetchResult, Format } from '../contract/fetch.js';
@@ -166,7 +166,14 @@ export function pageCacheKey(url: URL, fetcher: FetcherChoice = 'auto'): string 
 }
 
 /** `clock`: the caches' clock, for the age of copies (max_age). */
-export function createFetchService(deps: { config: Config; cache: Cache; router: Router; clock?: Clock }) {
+export function createFetchService(deps: {
+  config: Config;
+  cache: Cache;
+  router: Router;
+  /** Where a selection is extracted from a page's HTML: an extraction thread (conversions.ts). */
+  select: Conversions['select'];
+  clock?: Clock;
+}) {
   const { config, cache, router } = deps;
   const clock = deps.clock ?? systemClock;
   const inflight = createSingleFlight<Fresh>();
@@ -304,7 +311,7 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
     } else fresh = await fetchFresh(parseTargetUrl(request.url, at.url), key, request, previousPage);
     const copy = fresh?.entry ?? page!;
     const hit = fresh === null || fresh.entry === page;
-    const made = selectFrom(copy, fresh?.html, selection);
+    const made = await selectFrom(copy, fresh?.html, selection);
     const replaced = fresh && fresh.entry !== page ? fresh.previous : null;
     const before = replaced && (await readCache(selectionKey(base, replaced.storedAt)));
     if (before) Object.assign(made, compareCopies(made, before));
@@ -317,17 +324,23 @@ export function createFetchService(deps: { config: Config; cache: Cache; router:
   }
 
   /** The selection's copy of a page: extracted from its HTML, or the page whole when it has none (PDF, Markdown). */
-  function selectFrom(page: CacheHit<StoredPage>, html: string | undefined, selection: Selection): StoredPage {
+  async function selectFrom(
+    page: CacheHit<StoredPage>,
+    html: string | undefined,
+    selection: Selection,
+  ): Promise<StoredPage> {
     const { changed: _c, lastSeenDifferentAt: _l, keptHtml: _k, ...rest } = page.value;
     const fetchedAt = page.value.fetchedAt ?? page.storedAt;
     if (html === undefined)
       return { ...rest, fetchedAt, selection: { applied: false, included: null, excluded: null } };
-    const { applied, markdown, text, included, excluded } = extractSelection(html, page.value.url, selection);
+    const selected = await deps.select(html, page.value.url, selection);
+    if (!selected.ok) throw failureToError(selected.failure);
+    const { applied, markdown, text, included, excluded, tokens } = selected.content;
     return {
       ...rest,
       markdown,
       text,
-      tokens: { markdown: countTokens(markdown), text: countTokens(text) },
+      tokens,
       contentHash: hashContent(markdown),
       fetchedAt,
       selection: { applied, included, excluded },

@@ -2,7 +2,9 @@
 // the SSRF guard on the target before the provider is asked and on the final URL it reports.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createConversions } from '../../src/fetchers/conversions.js';
 import { createReaderFetcher } from '../../src/fetchers/reader.js';
+import { countTokens } from '../../src/tokens/count.js';
 import { createAddressPolicy } from '../../src/net/guard.js';
 import {
   startFetcherSite,
@@ -35,12 +37,24 @@ const policy = createAddressPolicy({
     { address: hostname === 'internal.example' ? '127.0.0.2' : '127.0.0.1', family: 4 },
   ],
 });
+// The provider's Markdown is converted on an extraction thread, as the service does.
+const conversions = createConversions({
+  workers: 1,
+  queueMax: 100,
+  timeoutMs: 60_000,
+  maxTasks: 1000,
+  heapMb: 512,
+  pdfMaxPages: 1,
+});
+after(() => conversions.close());
+
 const options = (apiKey: string | undefined) => ({
   baseUrl: reader.baseUrl,
   apiKey,
   timeoutMs: 2000,
   maxBytes: 1 << 20,
   policy,
+  convert: conversions.reader,
 });
 
 describe('reader', () => {
@@ -54,6 +68,8 @@ describe('reader', () => {
     assert.equal(outcome.page.url, 'https://blocked.example/story?id=7');
     assert.match(outcome.page.markdown, /^# Reader Copy\n\nFetched through the reader provider/);
     assert.equal(outcome.page.contentType, 'text/markdown');
+    // Counted on the extraction thread with the Markdown, title heading included.
+    assert.equal(outcome.page.tokens?.markdown, countTokens(outcome.page.markdown));
   });
 
   test('a wrong key, a provider error and an unreachable provider are reader_failed (502)', async () => {

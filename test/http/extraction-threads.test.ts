@@ -98,6 +98,20 @@ describe('the pool', () => {
     assert.equal((await metric(api, tasks)) - before, 1);
   });
 
+  test('a selection (include/exclude) of a cached page is extracted on a thread, from the one fetched copy', async (t) => {
+    const api = await buildTestApp(t, THREADED);
+    const html = 'fetchdown_extraction_tasks_total{task="html",outcome="ok"}';
+    const select = 'fetchdown_extraction_tasks_total{task="select",outcome="ok"}';
+    const [htmlBefore, selectBefore] = [await metric(api, html), await metric(api, select)];
+    const url = site.url('/unique/pool-select');
+    assert.equal((await api.post('/fetch', { url })).status, 200);
+    const chosen = await api.post('/fetch', { url, include: ['p'] });
+    assert.equal(chosen.status, 200, chosen.text);
+    assert.equal(chosen.body.fetch_info.selection.included > 0, true, chosen.text);
+    assert.equal((await metric(api, html)) - htmlBefore, 1);
+    assert.equal((await metric(api, select)) - selectBefore, 1);
+  });
+
   test('with every thread busy and no room to wait, a fetch answers 503 extraction_busy with Retry-After', async (t) => {
     const api = await buildTestApp(t, { ...THREADED, EXTRACT_QUEUE_MAX: '0', EXTRACT_TIMEOUT_MS: '10000' });
     let fetchDone = false;
