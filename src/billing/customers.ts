@@ -25,7 +25,9 @@ export function createCustomers(deps: { stripe: Stripe; store: Store; now(): num
     await store.db
       .insertInto('billing_customers')
       .values({ account_id: account.id, customer_id: customer.id, created_at: now() })
-      .onConflict((oc) => oc.column('account_id').doNothing())
+      // No conflict target: two concurrent first checkouts insert the same account and the same customer, and on
+      // Postgres the loser may trip the customer_id index rather than the account_id one; either means it is there.
+      .onConflict((oc) => oc.doNothing())
       .execute();
     return (await customerOf(account.id))!.customer_id;
   }
