@@ -116,6 +116,7 @@ async function benchPdf(): Promise<FetchersBenchResult['pdf']> {
     bodyTruncated: false,
     redirects: 0,
     bytes: body.length,
+    wireBytes: body.length,
   };
   const runs = 5;
   const time = async (fn: () => Promise<unknown>) => {

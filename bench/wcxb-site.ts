@@ -1,12 +1,13 @@
-// The WCXB dev pages for the query and estimate benchmarks: every 7th page (214 of 1,497), served from 127.0.0.1 with
-// Content-Length and single byte ranges as a static file server does, and the real app over HTTP in front of them.
+// The WCXB dev pages for the query and estimate benchmarks: every 7th page (214 of 1,497), served from 127.0.0.1 by two
+// sites, one gzipping when asked as real web servers do, one plain with Content-Length and single byte ranges as a
+// static file server does; and the real app over HTTP in front of them.
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { Client } from 'undici';
 
 const WCXB_DIR = fileURLToPath(new URL('../../shared/bench/wcxb/dev/', import.meta.url));
@@ -37,20 +38,44 @@ export function loadWcxbPages(): WcxbPage[] {
 }
 
 export interface WcxbBench {
-  pageUrl(page: WcxbPage): string;
-  /** Body bytes the site has sent for a page. */
-  bytesSent(page: WcxbPage): number;
+  /** The page on the site that compresses when asked (as real servers do), or on the one that never does. */
+  pageUrl(page: WcxbPage, serving?: Serving): string;
+  /** Body bytes a site has sent for a page. */
+  bytesSent(page: WcxbPage, serving?: Serving): number;
   post(path: string, body: unknown): Promise<any>;
   get(path: string): Promise<any>;
   close(): Promise<void>;
 }
 
-export async function startWcxbBench(pages: WcxbPage[]): Promise<WcxbBench> {
+export type Serving = 'gzip' | 'plain';
+
+/**
+ * One site: `gzip` answers a request that accepts gzip with the whole page gzipped (and the encoded Content-Length),
+ * ignoring any range as nginx and most compressing servers do; otherwise, and always on `plain`, the page as it is,
+ * with single byte ranges.
+ */
+async function startSite(pages: WcxbPage[], serving: Serving) {
   const byPath = new Map(pages.map((page) => [`/${page.id}.html`, page]));
+  const gzipped = new Map<string, Buffer>();
   const sent = new Map<string, number>();
   const site = createServer((req, res) => {
     const page = byPath.get(req.url ?? '');
     if (!page) return void res.writeHead(404).end('not found');
+    const send = (chunk: Buffer) => {
+      sent.set(page.id, (sent.get(page.id) ?? 0) + chunk.length);
+      res.end(chunk);
+    };
+    if (serving === 'gzip' && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+      let body = gzipped.get(page.id);
+      if (!body) gzipped.set(page.id, (body = gzipSync(page.raw)));
+      res.writeHead(200, {
+        'content-type': 'text/html',
+        'content-encoding': 'gzip',
+        'content-length': body.length,
+        vary: 'accept-encoding',
+      });
+      return send(req.method === 'HEAD' ? Buffer.alloc(0) : body);
+    }
     const body = page.raw;
     const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
     let start = 0;
@@ -66,12 +91,14 @@ export async function startWcxbBench(pages: WcxbPage[]): Promise<WcxbBench> {
     } else {
       res.writeHead(200, { 'content-type': 'text/html', 'content-length': body.length });
     }
-    const chunk = req.method === 'HEAD' ? Buffer.alloc(0) : body.subarray(start, end + 1);
-    sent.set(page.id, (sent.get(page.id) ?? 0) + chunk.length);
-    res.end(chunk);
+    send(req.method === 'HEAD' ? Buffer.alloc(0) : body.subarray(start, end + 1));
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  return { site, sent, origin: `http://127.0.0.1:${(site.address() as AddressInfo).port}` };
+}
+
+export async function startWcxbBench(pages: WcxbPage[]): Promise<WcxbBench> {
+  const sites = { gzip: await startSite(pages, 'gzip'), plain: await startSite(pages, 'plain') };
 
   const { buildApp } = await import('../src/app.js');
   const { loadConfig } = await import('../src/config.js');
@@ -100,15 +127,16 @@ export async function startWcxbBench(pages: WcxbPage[]): Promise<WcxbBench> {
     return { status: res.statusCode, ...((await res.body.json()) as object) };
   };
   return {
-    pageUrl: (page) => `${origin}/${page.id}.html`,
-    bytesSent: (page) => sent.get(page.id) ?? 0,
+    pageUrl: (page, serving = 'gzip') => `${sites[serving].origin}/${page.id}.html`,
+    bytesSent: (page, serving = 'gzip') => sites[serving].sent.get(page.id) ?? 0,
     post: (path, body) => call('POST', path, body),
     get: (path) => call('GET', path),
     async close() {
       await client.close();
       await app.close();
       await services.close();
-      site.close();
+      sites.gzip.site.close();
+      sites.plain.site.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

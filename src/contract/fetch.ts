@@ -348,17 +348,21 @@ export const EstimateResult = Type.Object({
     description: 'False when the length of the page is unknown (no Content-Length): fetch with max_tokens instead.',
   }),
   source: StringEnum(['cache', 'head', 'range'] as const, {
-    description: 'What was asked: the cached copy, a HEAD request, or a ranged GET of the first 64 KB.',
+    description: 'What was asked: the cached copy, a HEAD request, or a GET of at most 64 KB as sent (ranged).',
   }),
-  method: StringEnum(['cache', 'whole', 'sample', 'length'] as const, {
+  method: StringEnum(['cache', 'whole', 'sample', 'whole_compressed', 'sample_compressed', 'length'] as const, {
     description:
       'How the number was made. cache: exact, from the cached copy. whole: the page fitted in the 64 KB ' +
       'read and was extracted and counted as a fetch would. sample: extracted from the first 64 KB (its ' +
-      'text and its share of scripts and styles) and extrapolated to the full length. length: the ' +
-      'reported length times a tokens-per-byte ratio (the server refused ranges, or a PDF).',
+      'text and its share of scripts and styles) and extrapolated to the full length. whole_compressed and ' +
+      'sample_compressed: the same, the server having sent the page compressed (64 KB as sent decode to ' +
+      'several times that, so most pages arrive whole). length: the reported length times a tokens-per-byte ' +
+      'ratio (the server refused ranges, or a PDF).',
   }),
   content_type: NullableString,
-  content_length: Type.Union([Type.Integer(), Type.Null()]),
+  content_length: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'The length of the page in bytes as the server sent it (compressed when it was), if known.',
+  }),
 });
 
 export type CacheStatus = Static<typeof CacheStatus>;

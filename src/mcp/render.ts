@@ -62,6 +62,8 @@ export function renderEstimate(estimate: Estimate): string {
       cache: 'exact, from the cached copy',
       whole: 'counted: the whole page fitted in the bytes read',
       sample: `from the first 64 KB, extrapolated to ${estimate.content_length} bytes`,
+      whole_compressed: 'counted: the whole page fitted in the bytes read, sent compressed',
+      sample_compressed: `from what the first 64 KB sent compressed decode to, of ${estimate.content_length} bytes sent`,
       length: `from the reported size of ${estimate.content_length} bytes`,
     }[estimate.method] ?? `from the reported size of ${estimate.content_length} bytes`;
   return `${head} (${how}).`;

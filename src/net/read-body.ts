@@ -5,7 +5,10 @@ import zlib from 'node:zlib';
 
 export interface ReadBody {
   body: Buffer;
+  /** Cut at either limit: more body followed. */
   truncated: boolean;
+  /** Bytes taken from the wire (before decoding). */
+  wireBytes: number;
 }
 
 /** Raised when the response uses an encoding we did not offer; the client reports it as unsupported content. */
@@ -68,12 +71,38 @@ export function parseEncodings(header: string | undefined): string[] {
     .reverse();
 }
 
+/** The raw chunks up to `limit` bytes, counted in `wire`; a chunk arriving past the limit marks it cut. */
+async function* upTo(raw: Readable, limit: number, wire: { bytes: number; cut: boolean }): AsyncGenerator<Buffer> {
+  for await (const chunk of raw as AsyncIterable<Buffer>) {
+    if (chunk.length === 0) continue;
+    const room = limit - wire.bytes;
+    if (room <= 0 || chunk.length > room) {
+      wire.cut = true;
+      if (room > 0) {
+        wire.bytes += room;
+        yield chunk.subarray(0, room);
+      }
+      return;
+    }
+    wire.bytes += chunk.length;
+    yield chunk;
+  }
+}
+
 /**
- * Reads at most `maxBytes` decoded bytes from `raw`. Stopping early ends the iteration, which destroys the
- * decoders and the raw stream (and with it the connection), so nothing more is downloaded.
+ * Reads at most `maxBytes` decoded bytes from `raw`, of at most `maxWireBytes` bytes as sent (a compressed page's
+ * first bytes decode to a far larger prefix). Stopping early ends the iteration, which destroys the decoders and the
+ * raw stream (and with it the connection), so nothing more is downloaded. A body cut on the wire yields what its
+ * first bytes decode to.
  */
-export async function readBody(raw: Readable, encodings: string[], maxBytes: number): Promise<ReadBody> {
-  let decoded: AsyncIterable<Buffer> = raw;
+export async function readBody(
+  raw: Readable,
+  encodings: string[],
+  maxBytes: number,
+  maxWireBytes = Infinity,
+): Promise<ReadBody> {
+  const wire = { bytes: 0, cut: false };
+  let decoded: AsyncIterable<Buffer> = upTo(raw, maxWireBytes, wire);
   for (const encoding of encodings) decoded = decodeLayer(decoded, encoding);
   const parts: Buffer[] = [];
   let size = 0;
@@ -81,12 +110,12 @@ export async function readBody(raw: Readable, encodings: string[], maxBytes: num
     for await (const chunk of decoded) {
       if (size + chunk.length > maxBytes) {
         parts.push(chunk.subarray(0, maxBytes - size));
-        return { body: Buffer.concat(parts, maxBytes), truncated: true };
+        return { body: Buffer.concat(parts, maxBytes), truncated: true, wireBytes: wire.bytes };
       }
       parts.push(chunk);
       size += chunk.length;
     }
-    return { body: Buffer.concat(parts, size), truncated: false };
+    return { body: Buffer.concat(parts, size), truncated: wire.cut, wireBytes: wire.bytes };
   } finally {
     raw.destroy();
   }

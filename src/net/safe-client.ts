@@ -28,6 +28,7 @@ export interface HttpResponse {
   bodyTruncated: boolean;
   redirects: number;
   bytes: number; // decoded bytes returned
+  wireBytes: number; // body bytes read as sent (encoded)
 }
 
 export type HttpOutcome = { ok: true; response: HttpResponse } | { ok: false; failure: FetchFailure };
@@ -37,6 +38,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   signal?: AbortSignal;
   maxBytes?: number;
+  /** The most body bytes read as sent, before decoding (the default: no limit but maxBytes decoded). */
+  maxWireBytes?: number;
 }
 
 export interface SafeClient {
@@ -128,10 +131,16 @@ export function createSafeClient(opts: SafeClientOptions): SafeClient {
           continue;
         }
         const responseHeaders = joinHeaders(response.headers);
-        let read: ReadBody = { body: Buffer.alloc(0), truncated: false };
+        let read: ReadBody = { body: Buffer.alloc(0), truncated: false, wireBytes: 0 };
         if (method === 'HEAD') await response.body.dump();
-        else read = await readBody(response.body, parseEncodings(responseHeaders['content-encoding']), maxBytes);
-        const { body, truncated } = read;
+        else
+          read = await readBody(
+            response.body,
+            parseEncodings(responseHeaders['content-encoding']),
+            maxBytes,
+            options.maxWireBytes,
+          );
+        const { body, truncated, wireBytes } = read;
         return {
           ok: true,
           response: {
@@ -142,6 +151,7 @@ export function createSafeClient(opts: SafeClientOptions): SafeClient {
             bodyTruncated: truncated,
             redirects,
             bytes: body.length,
+            wireBytes,
           },
         };
       }

@@ -42,13 +42,14 @@ function counts(terms: readonly string[], weight: number, into = new Map<string,
 }
 
 /**
- * BM25 score of each unit for `query` (0 when it shares no term with it). Document frequency and length are taken over
- * the units; a term in the heading path adds HEADING_WEIGHT to the unit's term frequency but not to its length, so a
- * short paragraph under a matching heading is not punished for the heading.
+ * BM25 score of each unit for `query` (0 when it shares no term with it), as the part each query term contributes.
+ * Document frequency and length are taken over the units; a term in the heading path adds HEADING_WEIGHT to the
+ * unit's term frequency but not to its length, so a short paragraph under a matching heading is not punished for the
+ * heading.
  */
-export function scoreUnits(units: readonly RankedUnit[], query: string): number[] {
+export function termScores(units: readonly RankedUnit[], query: string): Map<string, number>[] {
   const wanted = [...new Set(queryTerms(query))];
-  if (wanted.length === 0 || units.length === 0) return units.map(() => 0);
+  if (wanted.length === 0 || units.length === 0) return units.map(() => new Map<string, number>());
   const headingTerms = new Map<string, Map<string, number>>();
   const docs = units.map((unit) => {
     const own = queryTerms(unit.text);
@@ -64,12 +65,17 @@ export function scoreUnits(units: readonly RankedUnit[], query: string): number[
     idf.set(term, Math.log(1 + (docs.length - df + 0.5) / (df + 0.5)));
   }
   return docs.map((doc) => {
-    let score = 0;
+    const parts = new Map<string, number>();
     const norm = K1 * (1 - B + (B * doc.length) / averageLength);
     for (const term of wanted) {
       const tf = (doc.tf.get(term) ?? 0) + HEADING_WEIGHT * (doc.headings.get(term) ?? 0);
-      if (tf > 0) score += idf.get(term)! * ((tf * (K1 + 1)) / (tf + norm));
+      if (tf > 0) parts.set(term, idf.get(term)! * ((tf * (K1 + 1)) / (tf + norm)));
     }
-    return score;
+    return parts;
   });
+}
+
+/** The BM25 score of each unit for `query`: the sum of its terms' parts (termScores). */
+export function scoreUnits(units: readonly RankedUnit[], query: string): number[] {
+  return termScores(units, query).map((parts) => [...parts.values()].reduce((total, part) => total + part, 0));
 }

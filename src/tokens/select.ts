@@ -3,7 +3,7 @@
 // the rest of the page (the page without them) in document order.
 import { splitBlocks } from './blocks.js';
 import { countTokens } from './count.js';
-import { scoreUnits } from './ranking.js';
+import { termScores } from './ranking.js';
 import type { OutlineEntry } from './trim.js';
 
 /** [start, end) offsets into the content. */
@@ -26,6 +26,16 @@ export const MAX_SHOWN_RANGES = 12;
 const MARKER_TOKENS = 12;
 /** The most tokens short blocks are joined into before they are ranked (see passages()). */
 const PASSAGE_TOKENS = 80;
+/** Paragraphs longer than this are ranked and shown as runs of sentences (see sentenceRuns()). */
+const SPLIT_TOKENS = 60;
+/**
+ * A query term counts this much less in a block for each chosen block that already holds it, so the budget goes to
+ * blocks that match the query's other terms rather than to repeats of the same match (maximal marginal relevance,
+ * in its simplest form).
+ */
+const SHOWN_TERM_DECAY = 0.2;
+/** The least a block adds to a part: a token and the line break before it. */
+const MIN_COST = 3;
 /** The first passage is shown whatever the query when it takes at most a quarter of the budget: it says what the
  * page is about (a query of each WCXB page's title found 27 % of its must-have snippets in 500 tokens with it, 24 %
  * without). */
@@ -54,19 +64,19 @@ export function selectForQuery(content: string, query: string, budget: number): 
   const text = (i: number) => content.slice(blocks[i]!.start, blocks[i]!.end);
   const tokens = blocks.map((_, i) => countTokens(text(i)));
   const units = blocks.flatMap((block, i) => (block.heading ? [] : [i]));
-  const scores = new Map<number, number>();
-  scoreUnits(
+  const parts = new Map<number, Map<string, number>>();
+  termScores(
     units.map((i) => ({ text: text(i), headings: paths[i]!.map((h) => blocks[h]!.heading!.title) })),
     query,
-  ).forEach((score, k) => scores.set(units[k]!, score));
+  ).forEach((termParts, k) => parts.set(units[k]!, termParts));
+  const scores = new Map<number, number>();
+  for (const [i, termParts] of parts) scores.set(i, sum(termParts.values()));
   const score = (i: number) => scores.get(i) ?? 0;
-  const matching = units.filter((i) => score(i) > 0).sort((a, b) => score(b) - score(a) || a - b);
+  // How much a block adds to what is chosen: a term already shown counts less each time it is shown again.
+  const shownTerms = new Map<string, number>();
+  const gain = (i: number) =>
+    sum([...parts.get(i)!].map(([term, part]) => part * SHOWN_TERM_DECAY ** (shownTerms.get(term) ?? 0)));
   const lead = units.slice(0, LEAD_PASSAGES).filter((i) => tokens[i]! <= budget / 4);
-  const order = [
-    ...lead,
-    ...matching.filter((i) => !lead.includes(i)),
-    ...units.filter((i) => score(i) === 0 && !lead.includes(i)),
-  ];
 
   // Greedy by relevance on an estimate that errs high; the exact count of the assembled part decides below.
   const chosen: number[] = [];
@@ -74,22 +84,36 @@ export function selectForQuery(content: string, query: string, budget: number): 
   const headingShown = new Set<number>();
   let estimate = 0;
   let runs = 0;
-  for (const i of order) {
-    if (runs >= MAX_SHOWN_RANGES && score(i) === 0) break;
+  const tryAdd = (i: number): 'added' | 'no room' | 'no run' => {
     const joins = (isChosen.has(i - 1) ? 1 : 0) + (isChosen.has(i + 1) ? 1 : 0);
-    if (runs + 1 - joins > MAX_SHOWN_RANGES) continue;
+    if (runs + 1 - joins > MAX_SHOWN_RANGES) return 'no run';
     const newHeadings = paths[i]!.filter((h) => !headingShown.has(h));
     const cost = tokens[i]! + 2 + (1 - joins) * MARKER_TOKENS + newHeadings.reduce((sum, h) => sum + tokens[h]! + 2, 0);
-    // Blocks without a query term fill the room left from the top of the page, up to the first that does not fit.
-    if (estimate + cost > budget) {
-      if (score(i) === 0) break;
-      continue;
-    }
+    if (estimate + cost > budget) return 'no room';
     estimate += cost;
     runs += 1 - joins;
     chosen.push(i);
     isChosen.add(i);
     for (const h of newHeadings) headingShown.add(h);
+    for (const term of parts.get(i)!.keys()) shownTerms.set(term, (shownTerms.get(term) ?? 0) + 1);
+    return 'added';
+  };
+  for (const i of lead) tryAdd(i);
+  // The matching blocks by score; a block's gain is at most its score, so the search for the best gain stops early.
+  const pending = units.filter((i) => score(i) > 0 && !isChosen.has(i)).sort((a, b) => score(b) - score(a) || a - b);
+  while (pending.length > 0 && estimate + MIN_COST <= budget) {
+    let best = 0;
+    let bestGain = gain(pending[0]!);
+    for (let k = 1; k < pending.length && score(pending[k]!) > bestGain; k++) {
+      const candidate = gain(pending[k]!);
+      if (candidate > bestGain) [best, bestGain] = [k, candidate];
+    }
+    tryAdd(pending.splice(best, 1)[0]!);
+  }
+  // Blocks without a query term fill the room left from the top of the page, up to the first that does not fit.
+  for (const i of units) {
+    if (score(i) > 0 || isChosen.has(i)) continue;
+    if (runs >= MAX_SHOWN_RANGES || tryAdd(i) === 'no room') break;
   }
 
   while (chosen.length > 0) {
@@ -106,12 +130,49 @@ export function selectForQuery(content: string, query: string, budget: number): 
 
 type Blocks = ReturnType<typeof splitBlocks>;
 
+function sum(values: Iterable<number>): number {
+  let total = 0;
+  for (const value of values) total += value;
+  return total;
+}
+
+/** A paragraph that is not a list item, a table row, a quote or code: the blocks that split into sentences. */
+const NOT_PROSE = /^(?:[|`~>]|(?:[-*+]|\d{1,9}[.)])(?:\s|$))/;
+/** The end of a sentence: its mark (and a closing quote or bracket), space, and what may begin the next one. */
+const SENTENCE_END = /[.!?]["'”’)\]]?\s+(?=[\p{Lu}\p{N}"'“‘([])/gu;
+
+/**
+ * A paragraph longer than SPLIT_TOKENS split into runs of whole sentences of at least half that: a long paragraph
+ * with one matching sentence then costs that run, not the whole paragraph. Other blocks stay whole.
+ */
+function sentenceRuns(content: string, blocks: Blocks): Blocks {
+  const runs: Blocks = [];
+  for (const block of blocks) {
+    const body = content.slice(block.start, block.end);
+    if (block.heading || NOT_PROSE.test(body) || body.includes('\n') || countTokens(body) <= SPLIT_TOKENS) {
+      runs.push(block);
+      continue;
+    }
+    let from = block.start;
+    let lineStart = block.lineStart;
+    for (const end of body.matchAll(SENTENCE_END)) {
+      const cut = block.start + end.index + end[0].trimEnd().length;
+      if (countTokens(content.slice(from, cut)) < SPLIT_TOKENS / 2) continue;
+      runs.push({ lineStart, start: from, end: cut });
+      lineStart = from = block.start + end.index + end[0].length;
+    }
+    runs.push({ lineStart, start: from, end: block.end });
+  }
+  return runs;
+}
+
 /**
  * Consecutive blocks of one section joined into passages of up to PASSAGE_TOKENS (a block longer than that stays
  * whole): the units that are ranked and shown. A list or a run of short paragraphs then counts as one piece of text,
  * rather than as many tiny ones that each win on length and cost a marker.
  */
-function passages(content: string, blocks: Blocks): Blocks {
+function passages(content: string, split: Blocks): Blocks {
+  const blocks = sentenceRuns(content, split);
   const joined: Blocks = [];
   let tokens = 0;
   for (const block of blocks) {

@@ -13,6 +13,7 @@ const response = (body: Buffer, extra: Partial<HttpResponse> = {}): HttpResponse
   bodyTruncated: false,
   redirects: 0,
   bytes: body.length,
+  wireBytes: body.length,
   ...extra,
 });
 

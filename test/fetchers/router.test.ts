@@ -22,7 +22,16 @@ function cannedClient(status: number, body: string, headers: Record<string, stri
       const buffer = Buffer.from(body);
       return {
         ok: true,
-        response: { url, status, headers, body: buffer, bodyTruncated: false, redirects: 0, bytes: buffer.length },
+        response: {
+          url,
+          status,
+          headers,
+          body: buffer,
+          bodyTruncated: false,
+          redirects: 0,
+          bytes: buffer.length,
+          wireBytes: buffer.length,
+        },
       };
     },
     close: async () => undefined,

@@ -162,6 +162,36 @@ export const SCRIPTED_LONG_HTML = `<!doctype html><html lang="en"><head><title>A
 ${Array.from({ length: 160 }, (_, i) => section(i + 1)).join('\n')}
 </article></main></body></html>`;
 
+/** Letters that gzip hardly shrinks (a fixed xorshift sequence), `length` of them. */
+function noise(length: number): string {
+  let x = 2463534242;
+  const letter = () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return String.fromCharCode(97 + ((x >>> 0) % 26));
+  };
+  return Array.from({ length }, letter).join('');
+}
+
+/** An article, then 320 KB of script that gzip hardly shrinks: over 64 KB even compressed. */
+export const SCRIPT_TAIL_HTML = `<!doctype html><html lang="en"><head><title>A Guide With A Heavy Tail</title></head>
+<body><main><article><h1>A Guide With A Heavy Tail</h1>
+${Array.from({ length: 40 }, (_, i) => section(i + 1)).join('\n')}
+</article></main><script>window.state = "${noise(320_000)}";</script></body></html>`;
+
+/** As most web servers do: the whole body gzipped to a caller that accepts gzip (any range ignored), else ranged. */
+function gzipped(req: IncomingMessage, res: ServerResponse, body: Buffer) {
+  if (!/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) return ranged(req, res, body);
+  const encoded = gzipSync(body);
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-encoding': 'gzip',
+    'content-length': encoded.length,
+  });
+  res.end(req.method === 'HEAD' ? undefined : encoded);
+}
+
 /** Answers a single `Range: bytes=a-b` with 206 and Content-Range, as static file servers do; else the whole body. */
 function ranged(req: IncomingMessage, res: ServerResponse, body: Buffer, contentType = 'text/html; charset=utf-8') {
   const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
@@ -271,6 +301,8 @@ export async function startFixtureSite(): Promise<FixtureSite> {
     },
     '/ranged/scripted': (req, res) => ranged(req, res, Buffer.from(SCRIPTED_LONG_HTML)),
     '/ranged/article': (req, res) => ranged(req, res, Buffer.from(ARTICLE_HTML)),
+    '/gzipped/article': (req, res) => gzipped(req, res, Buffer.from(ARTICLE_HTML)),
+    '/gzipped/script-tail': (req, res) => gzipped(req, res, Buffer.from(SCRIPT_TAIL_HTML)),
     // Ranges answered with 501 (as some servers and proxies do); HEAD works.
     '/range-refused': (req, res) => {
       if (req.headers.range) return html(res, 'ranges are not implemented', 501, 'text/plain');

@@ -1,9 +1,10 @@
-// GET /estimate: a ranged GET of the first 64 KB (whole page counted, or a sample extrapolated), HEAD when ranges are
-// refused, no Content-Length, and exact counts from the cache.
+// GET /estimate: a GET of at most 64 KB as sent, ranged and accepting gzip (whole page counted, or a sample
+// extrapolated), HEAD when ranges are refused, no Content-Length, and exact counts from the cache.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { SAMPLE_BYTES, TOKENS_PER_BYTE } from '../../src/services/estimate.js';
-import { SCRIPTED_LONG_HTML, startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { gzipSync } from 'node:zlib';
+import { SCRIPT_TAIL_HTML, SCRIPTED_LONG_HTML, startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 let site: FixtureSite;
@@ -43,6 +44,31 @@ test('a longer page: its first 64 KB extrapolated to the length in Content-Range
   const actual = (await api.post('/fetch', { url })).body.metadata.total_tokens;
   const ratio = res.body.estimated_tokens / actual;
   assert.ok(ratio > 0.5 && ratio < 2, `estimate ${res.body.estimated_tokens}, actual ${actual}`);
+});
+
+test('a page sent gzipped is read whole when its compressed body fits in 64 KB', async () => {
+  const url = site.url('/gzipped/article');
+  const res = await estimate(url);
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.body.source, 'range');
+  assert.equal(res.body.method, 'whole_compressed');
+  assert.equal(res.body.confident, true);
+  const fetched = await api.post('/fetch', { url });
+  assert.equal(res.body.estimated_tokens, fetched.body.metadata.total_tokens);
+});
+
+test('past 64 KB compressed: what the first 64 KB as sent decode to, the length as sent', async () => {
+  const sent = gzipSync(SCRIPT_TAIL_HTML).length;
+  assert.ok(sent > 2 * SAMPLE_BYTES, `${sent} bytes gzipped`);
+  const url = site.url('/gzipped/script-tail');
+  const res = await estimate(url);
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.body.method, 'sample_compressed');
+  assert.equal(res.body.confident, true);
+  assert.equal(res.body.content_length, sent);
+  const actual = (await api.post('/fetch', { url })).body.metadata.total_tokens;
+  const ratio = res.body.estimated_tokens / actual;
+  assert.ok(ratio > 0.7 && ratio < 1.3, `estimate ${res.body.estimated_tokens}, actual ${actual}`);
 });
 
 test('ranges refused: HEAD and the length times a ratio', async () => {

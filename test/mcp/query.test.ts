@@ -54,6 +54,19 @@ test('estimate_tokens says which method it used, in the result and in the text',
   assert.match(textOf(sampled), /from the first 64 KB, extrapolated to \d+ bytes/);
   const whole = await client.callTool({ name: 'estimate_tokens', arguments: { url: site.url('/article') } });
   assert.equal((whole.structuredContent as any).method, 'whole');
+  const gzipped = await client.callTool({
+    name: 'estimate_tokens',
+    arguments: { url: site.url('/gzipped/script-tail') },
+  });
+  assert.equal((gzipped.structuredContent as any).method, 'sample_compressed');
+  assert.match(textOf(gzipped), /from what the first 64 KB sent compressed decode to, of \d+ bytes sent/);
   const schema = (await client.listTools()).tools.find((tool) => tool.name === 'estimate_tokens')!.outputSchema!;
-  assert.deepEqual((schema.properties as any).method.enum, ['cache', 'whole', 'sample', 'length']);
+  assert.deepEqual((schema.properties as any).method.enum, [
+    'cache',
+    'whole',
+    'sample',
+    'whole_compressed',
+    'sample_compressed',
+    'length',
+  ]);
 });

@@ -163,3 +163,33 @@ describe('maxBytes', () => {
     assert.ok(Date.now() - started < 2000, 'stopped early instead of inflating everything');
   });
 });
+
+describe('maxWireBytes', () => {
+  const wire = (path: string, maxWireBytes: number) =>
+    client.request(new URL(site.url(path)), { maxBytes: TEXT.length, maxWireBytes });
+
+  test('a compressed body within the limit is read whole, its size as sent counted', async () => {
+    const gzipped = zlib.gzipSync(TEXT).length;
+    const outcome = await wire('/gzip', gzipped);
+    assert.ok(outcome.ok);
+    assert.equal(outcome.response.body.toString(), TEXT);
+    assert.equal(outcome.response.wireBytes, gzipped);
+    assert.equal(outcome.response.bodyTruncated, false);
+  });
+
+  test('past the limit, what the bytes read decode to, marked truncated', async () => {
+    const outcome = await wire('/gzip', 100);
+    assert.ok(outcome.ok);
+    assert.equal(outcome.response.wireBytes, 100);
+    assert.equal(outcome.response.bodyTruncated, true);
+    assert.ok(TEXT.startsWith(outcome.response.body.toString()));
+  });
+
+  test('a plain body is cut at the limit as sent', async () => {
+    const outcome = await wire('/plain', 1000);
+    assert.ok(outcome.ok);
+    assert.equal(outcome.response.body.toString(), TEXT.slice(0, 1000));
+    assert.equal(outcome.response.wireBytes, 1000);
+    assert.equal(outcome.response.bodyTruncated, true);
+  });
+});

@@ -104,6 +104,41 @@ test('a query that matches nothing still fills the budget from the top of the pa
   assert.ok(part.tokenCount <= 40);
 });
 
+test('a long paragraph is shown by the run of sentences that matches, the rest of it left to read on', () => {
+  const filler = (i: number) => `Sentence ${i} is about the soil, the pots and the balcony in general terms.`;
+  const sentences = Array.from({ length: 24 }, (_, i) => filler(i));
+  sentences[17] = 'A drip line on a timer keeps the soil evenly moist while you are away.';
+  const page = `# Balcony tomatoes\n\n${sentences.join(' ')}`;
+  assert.ok(countTokens(page) > 300);
+  const part = selectForQuery(page, 'drip line timer', 100)!;
+  assert.ok(part.tokenCount <= 100, `${part.tokenCount}`);
+  assert.match(part.content, /A drip line on a timer keeps the soil evenly moist/);
+  assert.doesNotMatch(part.content, /Sentence 2 is/, 'not the paragraph from its start');
+  const rest = withoutRanges(page, part.shown);
+  assert.doesNotMatch(rest, /A drip line/);
+  assert.match(rest, /Sentence 2 is about/);
+});
+
+test('the budget goes to blocks that match other query terms before repeats of the same match', () => {
+  const LONGER = 'Each note goes on about the weather, the light on the balcony and the neighbours for a while.';
+  const page = [
+    '# Notes',
+    'Some notes from the season.',
+    ...Array.from(
+      { length: 5 },
+      (_, i) => `## Day ${i}\n\nNote ${i}: harvest what is ripe and leave the rest on the plant. ${LONGER}`,
+    ),
+    ...Array.from(
+      { length: 3 },
+      (_, i) => `## Day ${i + 5}\n\nDrip note ${i}: a drip line on a timer saves the evening round. ${LONGER}`,
+    ),
+  ].join('\n\n');
+  // Room for two notes besides the first line: one drip note (the rarer term) and one harvest note, not two drip notes.
+  const part = selectForQuery(page, 'drip harvest', 150)!;
+  assert.equal(part.content.match(/Drip note/g)?.length, 1, part.content);
+  assert.match(part.content, /harvest what is ripe/);
+});
+
 test('null when no block fits the budget', () => {
   assert.equal(selectForQuery(GUIDE, 'drip', 3), null);
 });

@@ -11,9 +11,11 @@ export const estimateRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
       schema: {
         summary: 'Estimate the token count of a URL without fetching the body',
         description:
-          'Exact (confident) when the URL is cached; otherwise from Content-Length via HEAD (or a ' +
-          'one-byte ranged GET when HEAD is refused). confident=false when the server sends no ' +
-          'length: fetch with max_tokens instead.',
+          'Exact when the URL is cached; otherwise one GET that reads at most 64 KB as sent over ' +
+          'the wire (Range: bytes=0-65535, gzip and br accepted: a compressed page usually arrives ' +
+          'whole), extracted and counted, or extrapolated when the page is longer; HEAD and the ' +
+          'length times a ratio when ranges are refused. `method` says which. confident=false when ' +
+          'the length is unknown: fetch with max_tokens instead.',
         tags: ['fetching'],
         querystring: UrlQuery,
         response: responses(EstimateResult, [403, 502, 504]),
