@@ -37,7 +37,7 @@ export function createPipeline(config: Config, options: { clock?: Clock; address
     select: fetchers.conversions.select,
     clock: options.clock,
   });
-  const estimate = createEstimator({ client, fetchService });
+  const estimate = createEstimator({ client, fetchService, extract: fetchers.conversions.extract });
   const search = createSearchService({ provider: createSearchProvider(config), fetchService });
   return {
     cache,

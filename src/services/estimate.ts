@@ -2,7 +2,7 @@
 // of the first 64 KB, compression welcome: most compressed pages then arrive whole), whose extraction (and share of
 // scripts and styles) is extrapolated to the full length when the page is longer; HEAD when ranges are refused.
 import { failureToError } from '../errors.js';
-import { extractHtml } from '../extract/index.js';
+import type { Conversions } from '../fetchers/conversions.js';
 import { isHtmlType, isUnreadableType, mimeOf } from '../fetchers/content-type.js';
 import { decodeBody } from '../net/charset.js';
 import { parseEncodings } from '../net/read-body.js';
@@ -77,13 +77,14 @@ const COMPRESSED_MODEL = { scriptShare: 0.9, restTokensPerByte: 0.003 } as const
  * Tokens of the content in `sample` (the whole body when `length` is null), extrapolated to `length` decoded bytes
  * when not whole; `compressed` when the sample was sent compressed.
  */
-function tokensFromSample(
+async function tokensFromSample(
+  extract: Conversions['extract'],
   sample: Buffer,
   contentType: string | null,
   url: string,
   length: number | null,
   compressed: boolean,
-): number {
+): Promise<number> {
   const kind = kindOf(contentType);
   if (kind === 'other') return Math.round((length ?? sample.length) * TOKENS_PER_BYTE.other);
   const text = decodeBody(sample, contentType ?? undefined);
@@ -91,7 +92,10 @@ function tokensFromSample(
     const tokens = countTokens(text);
     return length === null || sample.length === 0 ? tokens : Math.round((tokens * length) / sample.length);
   }
-  const tokens = countTokens(extractHtml(text, url).markdown);
+  // Up to DECODED_BYTES of HTML: extracted on a thread like a fetched page, so an estimate never holds the event loop.
+  const extracted = await extract(text, url);
+  if (!extracted.ok) throw failureToError(extracted.failure);
+  const tokens = extracted.content.tokens.markdown;
   if (length === null) return tokens;
   const codeShare = text.length === 0 ? 0 : (text.length - text.replace(CODE, '').length) / text.length;
   if (compressed) {
@@ -106,8 +110,12 @@ function tokensFromSample(
   return Math.round(Math.max(fitted, dense));
 }
 
-export function createEstimator(deps: { client: SafeClient; fetchService: FetchService }) {
-  const { client, fetchService } = deps;
+export function createEstimator(deps: {
+  client: SafeClient;
+  fetchService: FetchService;
+  extract: Conversions['extract'];
+}) {
+  const { client, fetchService, extract } = deps;
 
   async function request(url: URL, method: 'GET' | 'HEAD', headers: Record<string, string>) {
     const outcome = await client.request(url, {
@@ -190,7 +198,7 @@ export function createEstimator(deps: { client: SafeClient; fetchService: FetchS
       url: rawUrl,
       estimated_tokens: Math.max(
         1,
-        tokensFromSample(ranged.body, contentType, rawUrl, whole ? null : length, compressed),
+        await tokensFromSample(extract, ranged.body, contentType, rawUrl, whole ? null : length, compressed),
       ),
       confident: whole || sent !== null,
       source: 'range',

@@ -112,6 +112,16 @@ describe('the pool', () => {
     assert.equal((await metric(api, select)) - selectBefore, 1);
   });
 
+  test('an estimate extracts the page it read on a thread', async (t) => {
+    const api = await buildTestApp(t, THREADED);
+    const extract = 'fetchdown_extraction_tasks_total{task="extract",outcome="ok"}';
+    const before = await metric(api, extract);
+    const res = await api.get(`/estimate?url=${encodeURIComponent(site.url('/unique/pool-estimate'))}`);
+    assert.equal(res.status, 200, res.text);
+    assert.ok(res.body.estimated_tokens > 0, res.text);
+    assert.equal((await metric(api, extract)) - before, 1);
+  });
+
   test('with every thread busy and no room to wait, a fetch answers 503 extraction_busy with Retry-After', async (t) => {
     const api = await buildTestApp(t, { ...THREADED, EXTRACT_QUEUE_MAX: '0', EXTRACT_TIMEOUT_MS: '10000' });
     let fetchDone = false;
