@@ -27,6 +27,8 @@ export interface Conversions {
   pdf(response: HttpResponse): Promise<FetchOutcome>;
   /** A rendered page's HTML → its content (the browser fetcher). */
   extract(html: string, url: string): Promise<Extraction>;
+  /** Starts the threads and loads their module now, before the first page needs them (a no-op in this thread). */
+  warm(): void;
   /** The pool's threads and tasks; null when conversions run in this thread. */
   stats(): PoolStats | null;
   close(): Promise<void>;
@@ -70,6 +72,7 @@ export function createConversions(options: ConversionOptions): Conversions {
       html: async (response) => counted('html', conversionTasks.html(toWire(response))),
       pdf: async (response) => counted('pdf', await conversionTasks.pdf(pdfInput(response))),
       extract: async (html, url) => counted('extract', { ok: true, content: conversionTasks.extract({ html, url }) }),
+      warm: () => {},
       stats: () => null,
       close: async () => {},
     };
@@ -98,6 +101,7 @@ export function createConversions(options: ConversionOptions): Conversions {
         : { ok: false, failure: poolFailure(outcome.reason, url, options) };
       return counted('extract', extraction);
     },
+    warm: () => pool.warm(),
     stats: () => pool.stats(),
     close: () => pool.close(),
   };
