@@ -9,4 +9,6 @@ const bare = Fastify();
 bare.post('/fetch', async (_request, reply) => reply.type('application/json; charset=utf-8').send(bytes));
 await bare.listen({ port: 0, host: '127.0.0.1' });
 process.on('SIGTERM', () => process.exit(0));
-process.stdout.write(JSON.stringify({ bare: `http://127.0.0.1:${(bare.server.address() as { port: number }).port}` }) + '\n');
+process.stdout.write(
+  JSON.stringify({ bare: `http://127.0.0.1:${(bare.server.address() as { port: number }).port}` }) + '\n',
+);
