@@ -4,13 +4,11 @@
 // per request for each, and their ratios.
 // `npm run bench:ab -- --production`: this checkout twice, the production set-up (CACHE_URL on Redis, DATABASE_URL on
 // Postgres, from BENCH_REDIS_URL and BENCH_DATABASE_URL or the local defaults) against the embedded default.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { cpuMicros, startServerChild } from './processes.js';
 
 const other = process.argv[2];
 if (!other) throw new Error('usage: npm run bench:ab -- <path of the other checkout> | --production');
@@ -30,24 +28,12 @@ interface Server {
 }
 
 async function start(name: string, cwd: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/servers.ts'], {
+  const child = await startServerChild<{ app: string; site: string }>('bench/servers.ts', [], ['app', 'site'], {
     cwd,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env,
   });
-  const found = await new Promise<{ app: string; site: string }>((done, fail) => {
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      if (line.startsWith('{"app"')) done(JSON.parse(line) as { app: string; site: string });
-    });
-    child.once('exit', (code) => fail(new Error(`${name} servers exited with ${code}`)));
-  });
-  return { name, ...found, pid: child.pid!, stop: () => child.kill() };
+  return { name, ...child.addresses, pid: child.pid, stop: child.stop };
 }
-
-const cpuMicros = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-};
 
 async function load(server: Server, ms: number) {
   const pool = new Pool(server.app, { connections: CONNECTIONS });

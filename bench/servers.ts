@@ -1,9 +1,8 @@
-// Child process for `npm run bench`: the real app, a bare Fastify route and the fixture site, so load comes from
-// another process. Prints one JSON line with their addresses (among the app's log lines), then serves until killed.
+// Child process for `npm run bench`: the real app and the fixture site, so load comes from another process. Prints
+// one JSON line with their addresses (among the app's log lines), then serves until killed.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createDeps } from '../src/deps.js';
@@ -30,18 +29,11 @@ const services = createDeps(
 const app = await buildApp(services);
 await app.listen({ port: 0, host: '127.0.0.1' });
 
-// The baseline: a bare route that returns the very bytes a cached /fetch answer has.
 const primed = await app.inject({ method: 'POST', url: '/fetch', payload: { url: site.url('/article') } });
-const bytes = (await app.inject({ method: 'POST', url: '/fetch', payload: { url: site.url('/article') } })).body;
-const bare = Fastify();
-bare.post('/fetch', async (_request, reply) => reply.type('application/json; charset=utf-8').send(bytes));
-await bare.listen({ port: 0, host: '127.0.0.1' });
 
-const port = (server: typeof app) => (server.server.address() as { port: number }).port;
 process.stdout.write(
   JSON.stringify({
-    app: `http://127.0.0.1:${port(app)}`,
-    bare: `http://127.0.0.1:${port(bare)}`,
+    app: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`,
     site: site.origin,
     primed: primed.statusCode,
   }) + '\n',

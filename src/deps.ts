@@ -32,6 +32,7 @@ export function createDeps(config: Config, options: { clock?: Clock; addresses?:
     store: accountServices.store,
     accounts: accountServices.accounts,
     rateLimiter: accountServices.rateLimiter,
+    warm: pipeline.warm,
     billing: createBilling(config, { store: accountServices.store, now: () => accountServices.accounts.clock.now() }),
     async close() {
       await Promise.allSettled([pipeline.close(), accountServices.close()]);

@@ -19,6 +19,9 @@ export async function startServer(defaults: Record<string, string> = {}): Promis
     throw error;
   }
   const deps = createDeps(config);
+  // The extraction threads start and load their module while the app is built and starts listening, so the first
+  // uncached fetch does not wait for them (tests' apps, which seldom fetch, start theirs on first use instead).
+  deps.warm();
   const app = await buildApp(deps);
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'draining: no new connections, finishing the requests in flight');

@@ -40,6 +40,8 @@ export interface Conversions {
   reader(input: ReaderContent): Promise<Converted<CountedContent | null>>;
   /** The part of a page's HTML that a caller's include and exclude name (extract/selection.ts). */
   select(html: string, url: string, selection: Selection): Promise<Converted<CountedSelection>>;
+  /** Starts the threads and loads their module now, before the first page needs them (a no-op in this thread). */
+  warm(): void;
   /** The pool's threads and tasks; null when conversions run in this thread. */
   stats(): PoolStats | null;
   close(): Promise<void>;
@@ -86,6 +88,7 @@ export function createConversions(options: ConversionOptions): Conversions {
       reader: async (input) => counted('reader', { ok: true, content: conversionTasks.reader(input) }),
       select: async (html, url, selection) =>
         counted('select', { ok: true, content: conversionTasks.select({ html, url, selection }) }),
+      warm: () => {},
       stats: () => null,
       close: async () => {},
     };
@@ -120,6 +123,7 @@ export function createConversions(options: ConversionOptions): Conversions {
     extract: (html, url) => content('extract', { html, url }, url),
     reader: (input) => content('reader', input, input.url),
     select: (html, url, selection) => content('select', { html, url, selection }, url),
+    warm: () => pool.warm(),
     stats: () => pool.stats(),
     close: () => pool.close(),
   };

@@ -141,8 +141,9 @@ async function authenticateKey(
   let caller: Caller;
   let limit: Limit;
   if (presented === undefined && allowAnonymous) {
-    caller = { kind: 'anonymous', ip: request.ip };
-    limit = anonymousLimit(deps, request.ip);
+    const ip = request.ip; // a getter that parses the forwarding headers each time it is read
+    caller = { kind: 'anonymous', ip };
+    limit = anonymousLimit(deps, ip);
   } else {
     const { account, keyId } = await checkApiKey(deps, request, presented);
     caller = { kind: 'account', account, keyId };

@@ -112,6 +112,10 @@ const readings = {
     'fetchdown_extraction_tasks_queued',
     'Pages waiting for an extraction thread (bounded by EXTRACT_QUEUE_MAX).',
   ),
+  extractionThreadsReady: summedGauge(
+    'fetchdown_extraction_threads_ready',
+    'Extraction threads started and loaded, ready for a page (EXTRACT_WORKERS once the server has warmed them).',
+  ),
   extractionThreadsStarted: summedGauge(
     'fetchdown_extraction_threads_started',
     'Extraction threads started since the process began: the first ones, and each replacement (deadline, recycling).',
@@ -153,9 +157,10 @@ export function trackBrowserPool(pool: { stats(): { busy: number; queued: number
 
 /** Reports the extraction threads' running and waiting pages; nothing while conversions run in the calling thread. */
 export function trackExtraction(conversions: {
-  stats(): { running: number; queued: number; started: number } | null;
+  stats(): { ready: number; running: number; queued: number; started: number } | null;
 }): () => void {
   return track([
+    [readings.extractionThreadsReady.sources, () => conversions.stats()?.ready ?? 0],
     [readings.extractionRunning.sources, () => conversions.stats()?.running ?? 0],
     [readings.extractionQueued.sources, () => conversions.stats()?.queued ?? 0],
     [readings.extractionThreadsStarted.sources, () => conversions.stats()?.started ?? 0],

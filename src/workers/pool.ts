@@ -8,7 +8,7 @@ import type { WorkerEntry } from './entry.js';
 export interface WorkerPoolOptions {
   /** The worker's module (entry.ts finds it, compiled or under tsx); it calls serveTasks (serve.ts). */
   entry: WorkerEntry;
-  /** Threads at most; they start on the first tasks that need them, so a process that never asks starts none. */
+  /** Threads at most; they start on the first tasks that need them (or all at once on warm()). */
   size: number;
   /** Tasks waiting for a thread at most, beyond one per free thread; past it, run() answers `busy` at once. */
   queueMax: number;
@@ -25,6 +25,8 @@ export type TaskOutcome<T> = { ok: true; value: T } | { ok: false; reason: TaskF
 
 export interface PoolStats {
   threads: number;
+  /** Threads whose module has loaded, ready for a task. */
+  ready: number;
   running: number;
   queued: number;
   /** Threads started since the pool was made: the first ones, and each replacement. */
@@ -170,9 +172,14 @@ export function createWorkerPool(options: WorkerPoolOptions) {
         pump();
       });
     },
+    /** Starts every thread now, so the first tasks do not wait for threads to start and load their module. */
+    warm(): void {
+      while (!closed && threads.size < options.size) start();
+    },
     stats(): PoolStats {
       const running = [...threads].filter((t) => t.job).length;
-      return { threads: threads.size, running, queued: queue.length, started };
+      const ready = [...threads].filter((t) => t.ready).length;
+      return { threads: threads.size, ready, running, queued: queue.length, started };
     },
     async close(): Promise<void> {
       closed = true;
