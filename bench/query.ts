@@ -6,6 +6,8 @@ import { loadavg } from 'node:os';
 import { loadWcxbPages, startWcxbBench, type WcxbPage } from './wcxb-site.js';
 
 const BUDGET = 500;
+// WCXB scores the text rendering (score.mjs): in Markdown, emphasis and escapes split some snippets apart.
+const FORMAT = process.env.BENCH_FORMAT ?? 'markdown';
 const pages = loadWcxbPages().filter((page) => page.with.length > 0);
 const bench = await startWcxbBench(pages);
 
@@ -29,12 +31,13 @@ try {
   for (const page of pages) {
     const url = bench.pageUrl(page);
     // The whole page once (cached); every read below is of that copy, as the same format.
-    const whole = await bench.post('/fetch', { url, links: 'none', images: 'none' });
+    const whole = await bench.post('/fetch', { url, format: FORMAT, links: 'none', images: 'none' });
     if (whole.status !== 200) continue;
     const read = async (query?: string) => {
       const started = performance.now();
       const res = await bench.post('/fetch', {
         url,
+        format: FORMAT,
         links: 'none',
         images: 'none',
         max_tokens: BUDGET,

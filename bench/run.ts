@@ -68,5 +68,8 @@ try {
   servers.stop();
 }
 
-// Issue 14's rows (extraction threads: head of line, both cores) start two API processes of their own.
+// Issue 14's rows (extraction threads: head of line, both cores) start two API processes of their own; issue 17's
+// query and estimate tables serve the WCXB dev pages from a site of their own.
 await import('./threads.js');
+await import('./query.js');
+await import('./estimate.js');
