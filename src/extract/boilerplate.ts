@@ -1,6 +1,7 @@
 // What is never main content (navigation, page header and footer, sidebars, forms, cookie and consent banners,
 // hidden elements, blocks made mostly of links), and the fuller extraction that keeps everything else: the fallback
 // for pages where Readability finds nothing or only a fraction (docs pages, short pages).
+import { pageTypeOf } from './page-type.js';
 
 const ALWAYS_DROPPED = new Set([
   'SCRIPT',
@@ -29,7 +30,9 @@ const NON_CONTENT_ROLES =
  * Only the start of a token counts: `page-ad-margins` or `has-sidebar` are wrappers of the whole page.
  */
 const NON_CONTENT_NAMES =
-  /(?:^|\s)(?:cookies?|consent|gdpr|newsletter|subscribe|share|sharing|social|sidebar|advert|advertisement|ads?|sponsor(?:ed)?|banner|popup|modal|breadcrumbs?|skip|navbar|nav|navigation|menu|masthead|header|footer|comments?|related)(?:$|[-_\s])/i;
+  /(?:^|\s)(?:cookies?|consent|gdpr|newsletter|subscribe|share|sharing|social|sidebar|advert|advertisement|ads?|sponsor(?:ed)?|banner|popup|modal|breadcrumbs?|skip|navbar|nav|navigation|menu|masthead|header|footer|related)(?:$|[-_\s])/i;
+/** Comment sections are chrome on an article and the content itself on a forum thread (page-type.ts). */
+const COMMENT_NAMES = /(?:^|\s)comments?(?:$|[-_\s])/i;
 const CONTENT_NAMES = /(?:^|\s)(?:article|content|main|post|entry|body|story)(?:$|[-_\s])/i;
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 /** A form with this much text wraps the page (old ASP.NET sites), not a search or login box. */
@@ -76,7 +79,7 @@ export function isBoilerplate(el: Element, keepHidden = false): boolean {
   if (tag === 'BODY' || tag === 'MAIN' || tag === 'ARTICLE') return false;
   const names = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`;
   return (
-    NON_CONTENT_NAMES.test(names) &&
+    (NON_CONTENT_NAMES.test(names) || (COMMENT_NAMES.test(names) && pageTypeOf(el.ownerDocument) !== 'forum')) &&
     !CONTENT_NAMES.test(names) &&
     !el.querySelector('article, main, [role="main"]') &&
     !holdsMostOfPage(el)

@@ -5,6 +5,7 @@ import { collectContentText, dropLinkLists, extractFullContent, measureText } fr
 import { prepareCodeBlocks } from './code-language.js';
 import { parseDocument } from './parse.js';
 import { removeLinkParagraphs, removeNamedNoise } from './noise.js';
+import { pageTypeOf, setPageType } from './page-type.js';
 
 /**
  * An article this long (non-link characters, twice Readability's own threshold) is a real find, trusted unless it
@@ -94,6 +95,7 @@ export function findMainContent(html: string, doc: Document): MainContent {
   }
   if (article && verdict === 'short') return { root: article, isLongArticle: false };
   const fresh = runsReadability ? parseDocument(html) : doc;
+  setPageType(fresh, pageTypeOf(doc));
   if (hasCode && runsReadability) prepareCodeBlocks(fresh);
   const full = extractFullContent(fresh);
   // A page of nothing but links (a listing) has no text left after pruning: Readability's pick is then the better one.
