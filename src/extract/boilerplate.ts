@@ -146,7 +146,12 @@ function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false,
         el.remove();
         continue;
       }
-      const child = pruneBoilerplate(el, dropLinkLists, inLink || el.tagName === 'A', keepHidden);
+      // A grid of cards (products, courses, events) is mostly link text and is the content of a listing: kept whole,
+      // and its links count as text, so the containers around it are not taken for link lists either. An article's
+      // grids are teasers for other stories.
+      const grid = dropLinkLists && pageTypeOf(el.ownerDocument) !== 'article' && isCardGrid(el);
+      const child = pruneBoilerplate(el, dropLinkLists && !grid, inLink || el.tagName === 'A', keepHidden);
+      if (grid) child.link = 0;
       if (
         dropLinkLists &&
         LINK_LIST_CONTAINERS.has(el.tagName) &&
@@ -194,6 +199,36 @@ function isListInProse(el: Element): boolean {
     proseLength(el.previousElementSibling) >= PROSE_BESIDE_LIST &&
     proseLength(el.nextElementSibling) >= PROSE_BESIDE_LIST
   );
+}
+
+/** Siblings of one tag and class that make a grid of cards, and the share of the children they must be. */
+const MIN_CARDS = 4;
+const CARD_SHARE = 0.7;
+/** A card says more than a menu entry: a title of a few words, or a link and a photo. */
+const MIN_CARD_TEXT = 30;
+
+function isCard(el: Element): boolean {
+  if (el.querySelector('a') === null && el.tagName !== 'A') return false;
+  return (el.textContent ?? '').trim().length >= MIN_CARD_TEXT || el.querySelector('img') !== null;
+}
+
+/**
+ * A container whose children are mostly one repeated item (same tag and class), each a link with a title or a photo:
+ * the cards of a listing, a category page or a catalogue. Menus are lists of bare short links and fail the card test.
+ */
+function isCardGrid(el: Element): boolean {
+  const children = el.children;
+  if (children.length < MIN_CARDS) return false;
+  const counts = new Map<string, number>();
+  for (const child of children) {
+    const key = `${child.tagName} ${child.getAttribute('class') ?? ''}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const [key, repeats] = [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best));
+  if (repeats < MIN_CARDS || repeats < CARD_SHARE * children.length) return false;
+  let cards = 0;
+  for (const child of children) if (`${child.tagName} ${child.getAttribute('class') ?? ''}` === key && isCard(child)) cards++;
+  return cards >= CARD_SHARE * repeats;
 }
 
 /** Removes containers that are mostly links (teaser lists, tag clouds, menus) from an article. */
