@@ -227,7 +227,8 @@ function isCardGrid(el: Element): boolean {
   const [key, repeats] = [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best));
   if (repeats < MIN_CARDS || repeats < CARD_SHARE * children.length) return false;
   let cards = 0;
-  for (const child of children) if (`${child.tagName} ${child.getAttribute('class') ?? ''}` === key && isCard(child)) cards++;
+  for (const child of children)
+    if (`${child.tagName} ${child.getAttribute('class') ?? ''}` === key && isCard(child)) cards++;
   return cards >= CARD_SHARE * repeats;
 }
 

@@ -11,12 +11,10 @@ const prose = (words: number, seed: string) => Array.from({ length: words }, (_,
 const NAMES = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi'];
 
 function thread(declaration: string): string {
-  const replies = NAMES
-    .map(
-      (name) =>
-        `<div class="comment" id="c-${name}"><span class="author">${name}</span><p>Reply by ${name}: ${prose(80, name)}.</p></div>`,
-    )
-    .join('');
+  const replies = NAMES.map(
+    (name) =>
+      `<div class="comment" id="c-${name}"><span class="author">${name}</span><p>Reply by ${name}: ${prose(80, name)}.</p></div>`,
+  ).join('');
   return `<html><head><title>Thread</title>${declaration}</head><body><nav><a href="/">Home</a></nav>
     <div class="thread"><h1>Which telescope first?</h1><p>${prose(120, 'question')}.</p>
     <div class="comments">${replies}</div></div></body></html>`;
@@ -39,10 +37,7 @@ test('a forum thread keeps every comment-named post with its author; an article 
     'https://forum.example/t/1',
   ).text;
   for (const name of NAMES) assert.ok(forum.includes(`Reply by ${name}`), forum);
-  const article = extractHtml(
-    thread('<meta property="og:type" content="article">'),
-    'https://news.example/story',
-  ).text;
+  const article = extractHtml(thread('<meta property="og:type" content="article">'), 'https://news.example/story').text;
   assert.ok(article.includes('question0'), article);
   assert.ok(!article.includes('Reply by alice'), article);
 });
