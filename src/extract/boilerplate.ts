@@ -244,8 +244,9 @@ export function dropLinkLists(root: Element): void {
 export function extractFullContent(doc: Document, keepHidden = false): Element {
   const body = doc.body;
   const main = doc.querySelector('main, [role="main"]');
-  const root =
-    main && measureText(collectContentText(main)) >= 0.5 * measureText(collectContentText(body)) ? main : body;
+  // A <main> without visible text is a loading skeleton (streamed pages fill a hidden copy later): not the content.
+  const mainLength = main ? measureText(collectContentText(main)) : 0;
+  const root = main && mainLength > 0 && mainLength >= 0.5 * measureText(collectContentText(body)) ? main : body;
   const count = pruneBoilerplate(root, false, false, keepHidden);
   if (count.all - count.link >= MIN_TEXT_BESIDE_LINKS) pruneBoilerplate(root, true, false, keepHidden);
   return root;
