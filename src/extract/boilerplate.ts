@@ -1,6 +1,7 @@
 // What is never main content (navigation, page header and footer, sidebars, forms, cookie and consent banners,
 // hidden elements, blocks made mostly of links), and the fuller extraction that keeps everything else: the fallback
 // for pages where Readability finds nothing or only a fraction (docs pages, short pages).
+import { pageTypeOf } from './page-type.js';
 
 const ALWAYS_DROPPED = new Set([
   'SCRIPT',
@@ -29,7 +30,9 @@ const NON_CONTENT_ROLES =
  * Only the start of a token counts: `page-ad-margins` or `has-sidebar` are wrappers of the whole page.
  */
 const NON_CONTENT_NAMES =
-  /(?:^|\s)(?:cookies?|consent|gdpr|newsletter|subscribe|share|sharing|social|sidebar|advert|advertisement|ads?|sponsor(?:ed)?|banner|popup|modal|breadcrumbs?|skip|navbar|nav|navigation|menu|masthead|header|footer|comments?|related)(?:$|[-_\s])/i;
+  /(?:^|\s)(?:cookies?|consent|gdpr|newsletter|subscribe|share|sharing|social|sidebar|advert|advertisement|ads?|sponsor(?:ed)?|banner|popup|modal|breadcrumbs?|skip|navbar|nav|navigation|menu|masthead|header|footer|related)(?:$|[-_\s])/i;
+/** Comment sections are chrome on an article and the content itself on a forum thread (page-type.ts). */
+const COMMENT_NAMES = /(?:^|\s)comments?(?:$|[-_\s])/i;
 const CONTENT_NAMES = /(?:^|\s)(?:article|content|main|post|entry|body|story)(?:$|[-_\s])/i;
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 /** A form with this much text wraps the page (old ASP.NET sites), not a search or login box. */
@@ -76,7 +79,7 @@ export function isBoilerplate(el: Element, keepHidden = false): boolean {
   if (tag === 'BODY' || tag === 'MAIN' || tag === 'ARTICLE') return false;
   const names = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`;
   return (
-    NON_CONTENT_NAMES.test(names) &&
+    (NON_CONTENT_NAMES.test(names) || (COMMENT_NAMES.test(names) && pageTypeOf(el.ownerDocument) !== 'forum')) &&
     !CONTENT_NAMES.test(names) &&
     !el.querySelector('article, main, [role="main"]') &&
     !holdsMostOfPage(el)
@@ -143,7 +146,12 @@ function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false,
         el.remove();
         continue;
       }
-      const child = pruneBoilerplate(el, dropLinkLists, inLink || el.tagName === 'A', keepHidden);
+      // A grid of cards (products, courses, events) is mostly link text and is the content of a listing: kept whole,
+      // and its links count as text, so the containers around it are not taken for link lists either. An article's
+      // grids are teasers for other stories.
+      const grid = dropLinkLists && pageTypeOf(el.ownerDocument) !== 'article' && isCardGrid(el);
+      const child = pruneBoilerplate(el, dropLinkLists && !grid, inLink || el.tagName === 'A', keepHidden);
+      if (grid) child.link = 0;
       if (
         dropLinkLists &&
         LINK_LIST_CONTAINERS.has(el.tagName) &&
@@ -193,6 +201,37 @@ function isListInProse(el: Element): boolean {
   );
 }
 
+/** Siblings of one tag and class that make a grid of cards, and the share of the children they must be. */
+const MIN_CARDS = 4;
+const CARD_SHARE = 0.7;
+/** A card says more than a menu entry: a title of a few words, or a link and a photo. */
+const MIN_CARD_TEXT = 30;
+
+function isCard(el: Element): boolean {
+  if (el.querySelector('a') === null && el.tagName !== 'A') return false;
+  return (el.textContent ?? '').trim().length >= MIN_CARD_TEXT || el.querySelector('img') !== null;
+}
+
+/**
+ * A container whose children are mostly one repeated item (same tag and class), each a link with a title or a photo:
+ * the cards of a listing, a category page or a catalogue. Menus are lists of bare short links and fail the card test.
+ */
+function isCardGrid(el: Element): boolean {
+  const children = el.children;
+  if (children.length < MIN_CARDS) return false;
+  const counts = new Map<string, number>();
+  for (const child of children) {
+    const key = `${child.tagName} ${child.getAttribute('class') ?? ''}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const [key, repeats] = [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best));
+  if (repeats < MIN_CARDS || repeats < CARD_SHARE * children.length) return false;
+  let cards = 0;
+  for (const child of children)
+    if (`${child.tagName} ${child.getAttribute('class') ?? ''}` === key && isCard(child)) cards++;
+  return cards >= CARD_SHARE * repeats;
+}
+
 /** Removes containers that are mostly links (teaser lists, tag clouds, menus) from an article. */
 export function dropLinkLists(root: Element): void {
   pruneBoilerplate(root, true);
@@ -205,8 +244,9 @@ export function dropLinkLists(root: Element): void {
 export function extractFullContent(doc: Document, keepHidden = false): Element {
   const body = doc.body;
   const main = doc.querySelector('main, [role="main"]');
-  const root =
-    main && measureText(collectContentText(main)) >= 0.5 * measureText(collectContentText(body)) ? main : body;
+  // A <main> without visible text is a loading skeleton (streamed pages fill a hidden copy later): not the content.
+  const mainLength = main ? measureText(collectContentText(main)) : 0;
+  const root = main && mainLength > 0 && mainLength >= 0.5 * measureText(collectContentText(body)) ? main : body;
   const count = pruneBoilerplate(root, false, false, keepHidden);
   if (count.all - count.link >= MIN_TEXT_BESIDE_LINKS) pruneBoilerplate(root, true, false, keepHidden);
   return root;

@@ -7,6 +7,7 @@ import { findMainContent } from './main-content.js';
 import { dropEmptyListItems, trimShortEdges } from './edges.js';
 import { convertToMarkdown, prependTitle, resolveMarkdownUrls, tidyMarkdown } from './markdown.js';
 import { decodeEntities } from './inline.js';
+import { detectPageType, setPageType, type PageType } from './page-type.js';
 import { NO_DETAILS, readMetadata, type PageDetails, type PageMetadata } from './metadata.js';
 import { assertNestingDepth, normaliseHtml, parseDocument, stripInertMarkup } from './parse.js';
 import { renderBlocksAsText } from './text.js';
@@ -57,8 +58,10 @@ const TOO_LITTLE = 200;
  * The fuller extraction for a page whose main content came out (nearly) empty: the whole page minus boilerplate,
  * hidden elements included (pages that render their text hidden and show it by script). Kept when it says more.
  */
-function fullerBody(source: string, baseUrl: string, body: string): string {
-  const root = extractFullContent(parseDocument(source), true);
+function fullerBody(source: string, baseUrl: string, body: string, pageType: PageType): string {
+  const doc = parseDocument(source);
+  setPageType(doc, pageType);
+  const root = extractFullContent(doc, true);
   cleanContent(root, baseUrl);
   const fuller = dropEmptyListItems(convertToMarkdown(root.innerHTML));
   return fuller.length > 2 * body.length ? fuller : body;
@@ -76,11 +79,13 @@ export function extractHtml(html: string, pageUrl: string): ExtractedContent {
     const doc = parseDocument(source);
     metadata = readMetadata(doc, pageUrl, jsonLd);
     assertNestingDepth(doc);
+    const pageType = detectPageType(doc, jsonLd);
+    setPageType(doc, pageType);
     const { root, isLongArticle } = findMainContent(source, doc);
     cleanContent(root, metadata.baseUrl);
     const converted = dropEmptyListItems(convertToMarkdown(root.innerHTML));
     let body = isLongArticle ? trimShortEdges(converted) : converted;
-    if (body.length < TOO_LITTLE) body = fullerBody(source, metadata.baseUrl, body);
+    if (body.length < TOO_LITTLE) body = fullerBody(source, metadata.baseUrl, body, pageType);
     return {
       title: metadata.title,
       description: metadata.description,

@@ -56,6 +56,13 @@ function typesOf(node: Node): string[] {
     .map((t) => t.slice(Math.max(t.lastIndexOf('/'), t.lastIndexOf(':')) + 1));
 }
 
+/** Every @type named in the blocks (short names: `Product`, `QAPage`), for telling what kind of page this is. */
+export function readJsonLdTypes(blocks: readonly string[]): Set<string> {
+  const nodes: Node[] = [];
+  for (const block of blocks) collectNodes(parseBlock(block), nodes);
+  return new Set(nodes.flatMap(typesOf));
+}
+
 export function readJsonLd(blocks: readonly string[]): JsonLdFacts {
   const nodes: Node[] = [];
   for (const block of blocks) collectNodes(parseBlock(block), nodes);

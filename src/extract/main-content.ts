@@ -5,6 +5,7 @@ import { collectContentText, dropLinkLists, extractFullContent, measureText } fr
 import { prepareCodeBlocks } from './code-language.js';
 import { parseDocument } from './parse.js';
 import { removeLinkParagraphs, removeNamedNoise } from './noise.js';
+import { pageTypeOf, setPageType, type PageType } from './page-type.js';
 
 /**
  * An article this long (non-link characters, twice Readability's own threshold) is a real find, trusted unless it
@@ -16,8 +17,12 @@ const LONG_ARTICLE = 1000;
  * (opening hours, one link to a document), so the article is kept whole.
  */
 const PRUNABLE_ARTICLE = 500;
-/** Least share of the page's non-boilerplate text an article must contain to be kept, for long and short articles. */
+/**
+ * Least share of the page's non-boilerplate text an article must contain to be kept, for long and short articles. A
+ * page that does not call itself an article (a service page of sections, a catalogue) must be covered further.
+ */
 const MIN_COVERAGE_LONG = 0.3;
+const MIN_COVERAGE_UNDECLARED = 0.7;
 const MIN_COVERAGE_SHORT = 0.4;
 /** Least share of a short article's own text that must be page content rather than boilerplate. */
 const MIN_PURITY_SHORT = 0.6;
@@ -56,11 +61,11 @@ function compareText(pageText: string[], article: Element): { coverage: number; 
  * renames tags (a <footer> becomes a <div>), so its output can hold boilerplate that the page's measure left out; on
  * a short page that boilerplate is a large part of the result, so a short pick must also be mostly page content.
  */
-function judgeArticle(pageText: string[], article: Element): 'long' | 'short' | 'rejected' {
+function judgeArticle(pageText: string[], article: Element, pageType: PageType): 'long' | 'short' | 'rejected' {
   const { coverage, purity, length } = compareText(pageText, article);
   const kept =
     length >= LONG_ARTICLE
-      ? coverage >= MIN_COVERAGE_LONG
+      ? coverage >= (pageType === 'other' ? MIN_COVERAGE_UNDECLARED : MIN_COVERAGE_LONG)
       : coverage >= MIN_COVERAGE_SHORT && purity >= MIN_PURITY_SHORT;
   if (!kept) return 'rejected';
   return length >= PRUNABLE_ARTICLE ? 'long' : 'short';
@@ -86,7 +91,7 @@ export function findMainContent(html: string, doc: Document): MainContent {
   const runsReadability = doc.body.firstElementChild !== null;
   if (runsReadability) removeNamedNoise(doc.body);
   const article = runsReadability ? runReadability(doc) : null;
-  const verdict = article ? judgeArticle(pageText, article) : 'rejected';
+  const verdict = article ? judgeArticle(pageText, article, pageTypeOf(doc)) : 'rejected';
   if (article && verdict === 'long') {
     dropLinkLists(article);
     removeLinkParagraphs(article);
@@ -94,6 +99,7 @@ export function findMainContent(html: string, doc: Document): MainContent {
   }
   if (article && verdict === 'short') return { root: article, isLongArticle: false };
   const fresh = runsReadability ? parseDocument(html) : doc;
+  setPageType(fresh, pageTypeOf(doc));
   if (hasCode && runsReadability) prepareCodeBlocks(fresh);
   const full = extractFullContent(fresh);
   // A page of nothing but links (a listing) has no text left after pruning: Readability's pick is then the better one.

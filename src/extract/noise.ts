@@ -3,6 +3,7 @@
 // the article's container, and drops class names before we see its result, so the named ones go from the page before
 // it runs; the teaser paragraphs, which carry no telling name, go from its result.
 import { holdsMostOfPage } from './boilerplate.js';
+import { pageTypeOf } from './page-type.js';
 
 interface NoiseKind {
   /** Words of a class or id, matched as a whole token or a part of one between `-` and `_`. */
@@ -11,6 +12,8 @@ interface NoiseKind {
   maxText: number;
   /** Kept inside repeated items (forum posts, Q&A answers): there it says who wrote which part of the content. */
   keptInRepeatedItems?: boolean;
+  /** Kept on a forum page (page-type.ts): there the comments are the posts of the thread. */
+  keptOnForums?: boolean;
 }
 
 /** `words` as whole tokens of a class/id list or parts of one: `named(/meta/)` matches `post-meta` and `meta_top`. */
@@ -38,10 +41,11 @@ const NOISE_KINDS: NoiseKind[] = [
   },
   {
     names: named(
-      /tags|tag-?list|tag-?links|keywords|categories|breadcrumbs?|pagination|pager|post-?nav|post-?navigation|nav-?links|prev|next|previous|comments?|disqus|respond|share|sharing|social|share-?tools|share-?bar|follow|subscribe|cookies?|consent|gdpr|advert|advertisement|ads?|sponsored/,
+      /tags|tag-?list|tag-?links|keywords|categories|breadcrumbs?|pagination|pager|post-?nav|post-?navigation|nav-?links|prev|next|previous|share|sharing|social|share-?tools|share-?bar|follow|subscribe|cookies?|consent|gdpr|advert|advertisement|ads?|sponsored/,
     ),
     maxText: 3000,
   },
+  { names: named(/comments?|disqus|respond/), maxText: 3000, keptOnForums: true },
   {
     names: named(
       /related|recommended|recommendations|more-?stories|read-?more|readmore|also|see-?also|promo|teasers?|trending|popular|most-?read|newsletter|signup|outbrain|taboola|cta/,
@@ -65,6 +69,7 @@ function isNamedNoise(el: Element): boolean {
     el.tagName === 'FIGCAPTION' ? 'figcaption' : `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
   const kind = NOISE_KINDS.find((candidate) => candidate.names.test(names));
   if (kind === undefined || (el.textContent ?? '').length > kind.maxText || holdsMostOfPage(el)) return false;
+  if (kind.keptOnForums && pageTypeOf(el.ownerDocument) === 'forum') return false;
   return !(kind.keptInRepeatedItems && isInRepeatedItem(el));
 }
 

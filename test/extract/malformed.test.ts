@@ -47,3 +47,10 @@ test('a page whose content is hidden until a script shows it gives that content,
   const { text } = extractHtml(html, PAGE_URL);
   for (const n of [1, 2, 3, 4]) assert.ok(text.includes(`Paragraph ${n} `), `paragraph ${n} missing: ${text}`);
 });
+
+test('a streamed page whose visible <main> is an empty skeleton gives the hidden content, not empty_content', () => {
+  const skeleton = '<main><div class="loading"></div></main>';
+  const html = `<html>${HEAD}<body>${skeleton}<div hidden id="S:0"><main>${ARTICLE}</main></div></body></html>`;
+  const { text } = extractHtml(html, PAGE_URL);
+  for (const n of [1, 2, 3, 4]) assert.ok(text.includes(`Paragraph ${n} `), `paragraph ${n} missing: ${text}`);
+});

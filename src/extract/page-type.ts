@@ -1,0 +1,35 @@
+// What kind of page this is, from what it says about itself: the extraction profile switches on it (a forum thread
+// keeps every post, where an article's comment section goes; a page that does not call itself an article keeps its
+// grids of cards). Only the kinds whose profile differs are told apart.
+import { readJsonLdTypes } from './jsonld.js';
+
+export type PageType = 'article' | 'forum' | 'other';
+
+/** schema.org types that only a discussion declares: a thread, a question with its answers, a comment. */
+const FORUM_TYPES = /^(?:DiscussionForumPosting|QAPage)$/;
+const FORUM_ITEMTYPES = /schema\.org\/(?:DiscussionForumPosting|QAPage|Comment)\b/i;
+/** schema.org types of a news story or a blog post. */
+const ARTICLE_TYPES = /^(?:News|Blog|Report|Tech|Scholarly)?(?:Article|Posting)$/;
+
+const pageTypes = new WeakMap<Document, PageType>();
+
+/** Reads the page's declared type from its JSON-LD (the blocks parse.ts cut out), microdata and og:type. */
+export function detectPageType(doc: Document, jsonLd: readonly string[]): PageType {
+  const types = [...readJsonLdTypes(jsonLd)];
+  if (types.some((type) => FORUM_TYPES.test(type))) return 'forum';
+  for (const el of doc.querySelectorAll('[itemtype]')) {
+    if (FORUM_ITEMTYPES.test(el.getAttribute('itemtype') ?? '')) return 'forum';
+  }
+  if (types.some((type) => ARTICLE_TYPES.test(type))) return 'article';
+  const ogType = doc.querySelector('meta[property="og:type"]')?.getAttribute('content');
+  return ogType?.trim().toLowerCase() === 'article' ? 'article' : 'other';
+}
+
+/** Tags a document (and a re-parse of the same page) with its page's type, for the rules that depend on it. */
+export function setPageType(doc: Document, type: PageType): void {
+  pageTypes.set(doc, type);
+}
+
+export function pageTypeOf(doc: Document): PageType {
+  return pageTypes.get(doc) ?? 'other';
+}
