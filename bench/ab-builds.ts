@@ -7,15 +7,13 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import pg from 'pg';
-import { Pool } from 'undici';
-import { cpuMicros, startServerChild } from './processes.js';
+import { loadWindow, startServerChild, type LoadWindow } from './processes.js';
 
 const other = process.argv[2];
 if (!other) throw new Error('usage: npm run bench:ab -- <path of the other checkout> | --production');
 const production = other === '--production';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 2000);
-const CONNECTIONS = 50;
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -35,31 +33,8 @@ async function start(name: string, cwd: string, env: Record<string, string> = {}
   return { name, ...child.addresses, pid: child.pid, stop: child.stop };
 }
 
-async function load(server: Server, ms: number) {
-  const pool = new Pool(server.app, { connections: CONNECTIONS });
-  const body = JSON.stringify({ url: `${server.site}/article` });
-  let done = 0;
-  const until = performance.now() + ms;
-  const worker = async () => {
-    while (performance.now() < until) {
-      const res = await pool.request({
-        method: 'POST',
-        path: '/fetch',
-        body,
-        headers: { 'content-type': 'application/json' },
-      });
-      await res.body.text();
-      if (res.statusCode !== 200) throw new Error(`${server.name} answered ${res.statusCode}`);
-      done++;
-    }
-  };
-  const cpu = cpuMicros(server.pid);
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  const elapsed = performance.now() - started;
-  await pool.close();
-  return { rate: (done * 1000) / elapsed, cpuPerRequest: (cpuMicros(server.pid) - cpu) / done };
-}
+const load = (server: Server, ms: number) =>
+  loadWindow(server.app, server.pid, JSON.stringify({ url: `${server.site}/article` }), ms);
 
 /** A schema of its own for the production run's ledger, dropped at the end. */
 async function withSchema<T>(run: (url: string) => Promise<T>): Promise<T> {
@@ -83,7 +58,7 @@ await (production ? withSchema : (run: (url: string) => Promise<void>) => run(''
   const b = production ? await start('embedded default', process.cwd()) : await start('other checkout', resolve(other));
   try {
     for (const server of [a, b]) await load(server, WINDOW_MS);
-    const runs = new Map([a, b].map((s) => [s, [] as { rate: number; cpuPerRequest: number }[]]));
+    const runs = new Map([a, b].map((s) => [s, [] as LoadWindow[]]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const server of [a, b, b, a]) runs.get(server)!.push(await load(server, WINDOW_MS / 2));
     }
@@ -92,7 +67,7 @@ await (production ? withSchema : (run: (url: string) => Promise<void>) => run(''
       const r = runs.get(s)!;
       return {
         rate: median(r.map((x) => x.rate)),
-        cpu: median(r.map((x) => x.cpuPerRequest)),
+        cpu: median(r.map((x) => x.cpu)),
         rates: r.map((x) => x.rate),
       };
     };

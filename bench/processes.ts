@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
+import { Pool } from 'undici';
 
 export interface ServerChild<T> {
   addresses: T;
@@ -62,3 +63,38 @@ export function spread(values: number[], digits = 2): string {
 }
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Connections of the cached-/fetch load windows (bench:ab, bench:serving). */
+export const CONNECTIONS = 50;
+
+export interface LoadWindow {
+  rate: number;
+  /** Server CPU µs per request. */
+  cpu: number;
+}
+
+/** POST /fetch with `body` on CONNECTIONS keep-alive connections for `ms`; requests per second and CPU of `pid`. */
+export async function loadWindow(origin: string, pid: number, body: string, ms: number): Promise<LoadWindow> {
+  const pool = new Pool(origin, { connections: CONNECTIONS });
+  let done = 0;
+  const until = performance.now() + ms;
+  const worker = async () => {
+    while (performance.now() < until) {
+      const res = await pool.request({
+        method: 'POST',
+        path: '/fetch',
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+      await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`${origin} answered ${res.statusCode}`);
+      done++;
+    }
+  };
+  const cpu = cpuMicros(pid);
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  const elapsed = performance.now() - started;
+  await pool.close();
+  return { rate: (done * 1000) / elapsed, cpu: (cpuMicros(pid) - cpu) / done };
+}

@@ -12,13 +12,21 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Pool, request } from 'undici';
+import { request } from 'undici';
 import { loadBenchmarkPages } from './benchmark-pages.js';
-import { cpuMicros, loadAverage, median, spread, startServerChild } from './processes.js';
+import {
+  cpuMicros,
+  CONNECTIONS,
+  loadAverage,
+  loadWindow,
+  median,
+  spread,
+  startServerChild,
+  type LoadWindow,
+} from './processes.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 2000);
-const CONNECTIONS = 50;
 const BATCH_URLS = 20;
 const DELAY_MS = 300;
 /** Requests of one kind per window of the batch row: enough server CPU to read in 10 ms ticks. */
@@ -58,38 +66,6 @@ async function post(origin: string, path: string, body: object): Promise<string>
   return text;
 }
 
-interface Window {
-  rate: number;
-  /** Server CPU µs per request. */
-  cpu: number;
-}
-
-/** POST /fetch with `body` on CONNECTIONS keep-alive connections for `ms`; requests per second and CPU of `pid`. */
-async function load(origin: string, pid: number, body: string, ms: number): Promise<Window> {
-  const pool = new Pool(origin, { connections: CONNECTIONS });
-  let done = 0;
-  const until = performance.now() + ms;
-  const worker = async () => {
-    while (performance.now() < until) {
-      const res = await pool.request({
-        method: 'POST',
-        path: '/fetch',
-        body,
-        headers: { 'content-type': 'application/json' },
-      });
-      await res.body.text();
-      if (res.statusCode !== 200) throw new Error(`${origin} answered ${res.statusCode}`);
-      done++;
-    }
-  };
-  const cpu = cpuMicros(pid);
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  const elapsed = performance.now() - started;
-  await pool.close();
-  return { rate: (done * 1000) / elapsed, cpu: (cpuMicros(pid) - cpu) / done };
-}
-
 /** Alternates `a` and `b` ROUNDS times, the order flipped each round so that drifting load weighs on both alike. */
 async function interleave<T>(a: () => Promise<T>, b: () => Promise<T>): Promise<{ a: T[]; b: T[] }> {
   const runs = { a: [] as T[], b: [] as T[] };
@@ -118,14 +94,14 @@ async function cachedRow(app: { origin: string; pid: number }, site: string): Pr
     const target = { origin: bare.addresses.bare, pid: bare.pid };
     if (answer !== (await post(target.origin, '/fetch', JSON.parse(body)))) throw new Error('bare bytes differ');
     const before = loadAverage();
-    for (const server of [app, target]) await load(server.origin, server.pid, body, WINDOW_MS / 2); // JIT warm-up
+    for (const server of [app, target]) await loadWindow(server.origin, server.pid, body, WINDOW_MS / 2); // JIT warm-up
     const runs = await interleave(
-      () => load(app.origin, app.pid, body, WINDOW_MS),
-      () => load(target.origin, target.pid, body, WINDOW_MS),
+      () => loadWindow(app.origin, app.pid, body, WINDOW_MS),
+      () => loadWindow(target.origin, target.pid, body, WINDOW_MS),
     );
     const cpu = ratios(runs.a, runs.b, (w) => w.cpu);
     const rate = ratios(runs.a, runs.b, (w) => w.rate);
-    const describe = (ws: Window[]) =>
+    const describe = (ws: LoadWindow[]) =>
       `${median(ws.map((w) => w.rate)).toFixed(0)} req/s, ${median(ws.map((w) => w.cpu)).toFixed(1)} µs CPU/request`;
     return [
       `cached POST /fetch (${(answer.length / 1024).toFixed(1)} KB answer), ${CONNECTIONS} connections: server CPU ` +
