@@ -24,9 +24,12 @@ export function watchPage(page: Page, origin: string, elsewhere: string[] = []):
       problems.push(`console error on ${page.url()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`script error on ${page.url()}: ${error.message}`));
-  page.on('requestfailed', (request) =>
-    problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`),
-  );
+  page.on('requestfailed', (request) => {
+    // ERR_ABORTED is the browser cancelling a request itself, as when a click navigates away while the favicon still
+    // loads (seen in CI); a server error is a response, and a CSP refusal is a console error, both still caught.
+    const reason = request.failure()?.errorText;
+    if (reason !== 'net::ERR_ABORTED') problems.push(`request failed: ${request.url()} (${reason})`);
+  });
   page.on('request', (request) => {
     const url = request.url();
     if (!url.startsWith('data:') && new URL(url).origin !== origin && !elsewhere.includes(new URL(url).origin))
