@@ -2,11 +2,10 @@
 // 127.0.0.1 and fetched through the real app (POST /fetch, format text), scored with WCXB's metric overall and per page
 // type beside Readability.js on linkedom in the same run; extraction speed against Readability's, interleaved page by
 // page on a seeded sample; empty_content answers counted. Returns the failures against the issue-15 targets.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { startBenchApp } from './bench-app.js';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   PAGE_TYPES,
   RS_TRAFILATURA,
@@ -30,10 +29,6 @@ interface Answer {
 
 /** Every page through POST /fetch of a real app, the page served as stored by a local site. */
 async function fetchAll(ids: string[], truth: ReturnType<typeof loadWcxbTruth>): Promise<Record<string, Answer>> {
-  const { Client } = await import('undici');
-  const { buildApp } = await import('../src/app.js');
-  const { loadConfig } = await import('../src/config.js');
-  const { createDeps } = await import('../src/deps.js');
   const site = createServer((req, res) => {
     const id = /^\/(\w+)\.html$/.exec(req.url ?? '')?.[1];
     if (!id || !truth[id]) return void res.writeHead(404).end('not found');
@@ -41,20 +36,7 @@ async function fetchAll(ids: string[], truth: ReturnType<typeof loadWcxbTruth>):
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-wcxb-'));
-  const services = createDeps(
-    loadConfig({
-      LOG_LEVEL: 'silent',
-      DATA_DIR: dataDir,
-      CACHE_URL: 'memory://',
-      FETCH_ALLOW_PRIVATE_NETWORKS: '1',
-      ROBOTS_TXT: 'ignore',
-      RATE_LIMIT_ANONYMOUS: '0',
-    }),
-  );
-  const app = await buildApp(services);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const client = new Client(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);
+  const { client, close } = await startBenchApp();
   const answers: Record<string, Answer> = {};
   try {
     for (const id of ids) {
@@ -69,11 +51,8 @@ async function fetchAll(ids: string[], truth: ReturnType<typeof loadWcxbTruth>):
     }
     return answers;
   } finally {
-    await client.close();
-    await app.close();
-    await services.close();
+    await close();
     site.close();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -4,11 +4,10 @@
 //   npm run bench:quality [-- --wcxb-sample 200]   (a seeded sample of WCXB for a quicker run; --no-wcxb skips it)
 // Each system runs in its own child process, one after the other, so each peak RSS is its own.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { startBenchApp } from './bench-app.js';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   loadBenchmarkPages,
@@ -65,10 +64,6 @@ async function runReadability(pages: Page[]): Promise<SystemRun> {
 
 /** The pages as a site on 127.0.0.1 (`/<id>.html`, the stored bytes as they are) and the real app fetching them. */
 async function runFetchdown(pages: Page[]): Promise<SystemRun> {
-  const { Client } = await import('undici');
-  const { buildApp } = await import('../src/app.js');
-  const { loadConfig } = await import('../src/config.js');
-  const { createDeps } = await import('../src/deps.js');
   const byPath = new Map(pages.map((page) => [`/${page.id}.html`, page.raw]));
   const site = createServer((req, res) => {
     const body = byPath.get(req.url ?? '');
@@ -77,20 +72,7 @@ async function runFetchdown(pages: Page[]): Promise<SystemRun> {
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   const siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 
-  const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-quality-'));
-  const services = createDeps(
-    loadConfig({
-      LOG_LEVEL: 'silent',
-      DATA_DIR: dataDir,
-      CACHE_URL: 'memory://',
-      FETCH_ALLOW_PRIVATE_NETWORKS: '1',
-      ROBOTS_TXT: 'ignore',
-      RATE_LIMIT_ANONYMOUS: '0',
-    }),
-  );
-  const app = await buildApp(services);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const client = new Client(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);
+  const { client, close } = await startBenchApp();
 
   const details: SystemRun['details'] = {};
   try {
@@ -115,11 +97,8 @@ async function runFetchdown(pages: Page[]): Promise<SystemRun> {
     });
     return { ...run, maxRssMb: process.resourceUsage().maxRSS / 1024, details };
   } finally {
-    await client.close();
-    await app.close();
-    await services.close();
+    await close();
     site.close();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -1,14 +1,13 @@
 // The WCXB dev pages for the query and estimate benchmarks: every 7th page (214 of 1,497), served from 127.0.0.1 by two
 // sites, one gzipping when asked as real web servers do, one plain with Content-Length and single byte ranges as a
 // static file server does; and the real app over HTTP in front of them.
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { startBenchApp } from './bench-app.js';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { Client } from 'undici';
 
 const WCXB_DIR = fileURLToPath(new URL('../../shared/bench/wcxb/dev/', import.meta.url));
 
@@ -100,23 +99,7 @@ async function startSite(pages: WcxbPage[], serving: Serving) {
 export async function startWcxbBench(pages: WcxbPage[]): Promise<WcxbBench> {
   const sites = { gzip: await startSite(pages, 'gzip'), plain: await startSite(pages, 'plain') };
 
-  const { buildApp } = await import('../src/app.js');
-  const { loadConfig } = await import('../src/config.js');
-  const { createDeps } = await import('../src/deps.js');
-  const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-wcxb-'));
-  const services = createDeps(
-    loadConfig({
-      LOG_LEVEL: 'silent',
-      DATA_DIR: dataDir,
-      CACHE_URL: 'memory://',
-      FETCH_ALLOW_PRIVATE_NETWORKS: '1',
-      ROBOTS_TXT: 'ignore',
-      RATE_LIMIT_ANONYMOUS: '0',
-    }),
-  );
-  const app = await buildApp(services);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const client = new Client(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);
+  const { client, close } = await startBenchApp();
   const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
     const res = await client.request({
       method,
@@ -132,12 +115,9 @@ export async function startWcxbBench(pages: WcxbPage[]): Promise<WcxbBench> {
     post: (path, body) => call('POST', path, body),
     get: (path) => call('GET', path),
     async close() {
-      await client.close();
-      await app.close();
-      await services.close();
+      await close();
       sites.gzip.site.close();
       sites.plain.site.close();
-      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
