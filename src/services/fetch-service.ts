@@ -15,6 +15,7 @@ import { countCacheLookup, trackUpstream, upstreamFetches } from '../metrics/reg
 import { createLimiter } from '../util/limiter.js';
 import { createSingleFlight } from '../util/single-flight.js';
 import { createAnswerMemo } from './answer-memo.js';
+import { packHtml, sourceKey, unpackHtml, type StoredHtml } from './page-source.js';
 import { viewContent } from './content-view.js';
 import { cursorError, decodeCursor, hashKey } from './cursor.js';
 import {
@@ -65,13 +66,6 @@ interface Fresh {
   previous: CacheHit<StoredPage> | null;
 }
 
-/** The HTML of a cached page, for selections; `pageStoredAt` ties it to the copy it was extracted into. */
-interface StoredHtml {
-  html: string;
-  pageStoredAt: number;
-}
-
-const sourceKey = (pageKey: string) => `html:${pageKey}`;
 const selectionKey = (base: string, pageStoredAt: number) => `${base}@${pageStoredAt}`;
 
 /** Whether a copy is older than the caller's max_age allows (0: every copy is). */
@@ -237,8 +231,7 @@ export function createFetchService(deps: {
         if (before) Object.assign(stored, compareCopies(stored, before));
         const entry = await writeOrSkip(cache, key, stored, config.CACHE_TTL_SECONDS);
         if (html !== undefined) {
-          const source: StoredHtml = { html, pageStoredAt: entry.storedAt };
-          await writeOrSkip(cache, sourceKey(key), source, config.CACHE_TTL_SECONDS);
+          await writeOrSkip(cache, sourceKey(key), await packHtml(html, entry.storedAt), config.CACHE_TTL_SECONDS);
         }
         return { entry, html, previous: before };
       }),
@@ -307,7 +300,7 @@ export function createFetchService(deps: {
       const source = mayHaveHtml ? await readOrMiss<StoredHtml>(cache, sourceKey(key)) : null;
       if (mayHaveHtml && source?.value.pageStoredAt !== page.storedAt)
         fresh = await fetchFresh(parseTargetUrl(request.url, at.url), key, request, page);
-      else if (source) fresh = { entry: page, html: source.value.html, previous: null };
+      else if (source) fresh = { entry: page, html: await unpackHtml(source.value), previous: null };
     } else fresh = await fetchFresh(parseTargetUrl(request.url, at.url), key, request, previousPage);
     const copy = fresh?.entry ?? page!;
     const hit = fresh === null || fresh.entry === page;

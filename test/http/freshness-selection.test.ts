@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { CACHE_BACKENDS } from '../helpers/cache-backends.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { sourceKey, type StoredHtml } from '../../src/services/page-source.js';
 
 let site: FixtureSite;
 before(async () => {
@@ -197,12 +198,29 @@ describe('include and exclude', () => {
     assert.match(elsewhere.body.detail[0].msg, /selection/);
   });
 
+  test('the HTML kept for selections is stored compressed: a fraction of the page it came from', async () => {
+    const url = site.url(`/long?kept=${process.pid}-${Date.now()}`);
+    const whole = await api.post('/fetch', { url });
+    assert.equal(whole.status, 200);
+    const { pageCacheKey } = await import('../../src/services/fetch-service.js');
+    const kept = await api.services.cache.get<StoredHtml>(sourceKey(pageCacheKey(new URL(url))));
+    assert.ok(kept, 'the HTML is kept');
+    const html = await (await fetch(url)).text();
+    assert.ok(
+      kept.value.brotli.length < html.length / 2,
+      `${kept.value.brotli.length} base64 bytes for ${html.length}`,
+    );
+    const selected = await api.post('/fetch', { url, include: ['h1'] });
+    assert.equal(selected.body.cache.hit, true, 'made from the kept copy, unpacked');
+    assert.equal(selected.body.markdown.trim(), whole.body.markdown.split('\n')[0]);
+  });
+
   test('a page whose HTML left the cache before it (LRU) is fetched again once, then selections reuse it', async () => {
     const path = `/unique/evicted-${process.pid}-${Date.now()}`;
     const url = site.url(path);
     assert.equal((await api.post('/fetch', { url })).status, 200);
     const { pageCacheKey } = await import('../../src/services/fetch-service.js');
-    assert.equal(await api.services.cache.delete(`html:${pageCacheKey(new URL(url))}`), true);
+    assert.equal(await api.services.cache.delete(sourceKey(pageCacheKey(new URL(url)))), true);
     const first = await api.post('/fetch', { url, include: ['p'] });
     assert.equal(first.body.cache.hit, false);
     assert.match(first.body.markdown, /served at hit 2 /);
