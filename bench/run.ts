@@ -16,11 +16,15 @@ async function timeIt(fn: () => Promise<unknown>, runs: number): Promise<number>
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
-const servers = await startServerChild<{ app: string; site: string }>('bench/servers.ts', [], ['app', 'site']);
+const servers = await startServerChild<{ app: string; site: string; pid: number }>(
+  'bench/servers.ts',
+  [],
+  ['app', 'site', 'pid'],
+);
 try {
   const { app, site } = servers.addresses;
   // Issue 14's serving rows: cached /fetch against a bare route, a batch against one URL, each interleaved.
-  const serving = await runServingBench({ origin: app, pid: servers.pid });
+  const serving = await runServingBench({ origin: app, pid: servers.addresses.pid });
 
   const longUrl = `${site}/long`;
   const rawMs = await timeIt(async () => {

@@ -168,9 +168,9 @@ export const SERVING_HEADER = [
 
 // `npm run bench:serving`: these rows alone, against the shipped configuration of bench/servers.ts.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const servers = await startServerChild<{ app: string }>('bench/servers.ts', [], ['app']);
+  const servers = await startServerChild<{ app: string; pid: number }>('bench/servers.ts', [], ['app', 'pid']);
   try {
-    const rows = await runServingBench({ origin: servers.addresses.app, pid: servers.pid });
+    const rows = await runServingBench({ origin: servers.addresses.app, pid: servers.addresses.pid });
     console.log(`${ROUNDS} rounds, ${WINDOW_MS} ms windows for the cached row\n`);
     for (const line of [...SERVING_HEADER, ...rows.map((row) => `| ${row.join(' | ')} |`)]) console.log(line);
   } finally {
