@@ -1,9 +1,12 @@
 // `npm run bench:threads` (also part of `npm run bench`): what the extraction threads (issue 14) buy, each row a ratio
 // measured interleaved in one run, with min/median/max over the rounds and the load average printed beside it.
 //   head of line: cached POST /fetch p99 while one 10 MB page is being extracted, against the same probes without it;
-//   both cores:   uncached POST /fetch of the 181 benchmark pages, 8 at once, with threads against EXTRACT_WORKERS=0.
-// Two API processes from the build (dist/main.js), one per setting; the site runs in this process.
+//   both cores:   uncached POST /fetch of the 181 benchmark pages, 8 at once, with threads against EXTRACT_WORKERS=0;
+//                 with BENCH_BEFORE=<checkout, built> also against that build (the commit before the threads, d136f56:
+//                 the single-threaded figure the issue names), in the same interleaved rounds.
+// API processes from the builds (dist/main.js), one per setting; the site runs in this process.
 import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
@@ -136,10 +139,12 @@ const env = (workers: string) => ({
   EXTRACT_TIMEOUT_MS: '300000', // the 10 MB page must be extracted, not stopped
   EXTRACT_WORKERS: workers,
 });
-const dirs = [tempDir('threads-pool'), tempDir('threads-inline')];
+const dirs = [tempDir('threads-pool'), tempDir('threads-inline'), tempDir('threads-before')];
 const threaded = await startApi(await freePort(), env('2'), dirs[0]!);
 const inline = await startApi(await freePort(), env('0'), dirs[1]!);
 const apis = { threads: threaded, 'EXTRACT_WORKERS=0': inline };
+const BEFORE = process.env.BENCH_BEFORE;
+const before = BEFORE ? await startApi(await freePort(), env('0'), dirs[2]!, resolve(BEFORE)) : undefined;
 
 const load = () =>
   loadavg()
@@ -171,9 +176,13 @@ for (let round = 0; round < ROUNDS; round++) {
         ` (max ${r.busyMax.toFixed(0)}) against ${r.quietP99.toFixed(1)} ms; probes ${r.probes.join('/')}; load ${load()}`,
     );
   }
-  for (const name of order) (rates[name] ??= []).push(await bothCores(apis[name]));
+  // Each build first in turn, so drift weighs on all alike.
+  const builds = Object.entries({ ...apis, ...(before && { before }) });
+  for (const [name, api] of builds.map((_, i) => builds[(i + round) % builds.length]!))
+    (rates[name] ??= []).push(await bothCores(api));
   console.error(
-    `round ${round + 1} pages/s: threads ${rates.threads!.at(-1)!.toFixed(1)}, inline ${rates['EXTRACT_WORKERS=0']!.at(-1)!.toFixed(1)}`,
+    `round ${round + 1} pages/s: threads ${rates.threads!.at(-1)!.toFixed(1)}, inline ${rates['EXTRACT_WORKERS=0']!.at(-1)!.toFixed(1)}` +
+      (before ? `, before ${rates.before!.at(-1)!.toFixed(1)}` : ''),
   );
 }
 const speedups = rates.threads!.map((rate, i) => rate / rates['EXTRACT_WORKERS=0']![i]!);
@@ -190,6 +199,13 @@ console.log(
   `| both cores: uncached /fetch, 181 pages, ${CONCURRENCY} at once | ${summary(rates.threads!, 1)} pages/s | ` +
     `${summary(rates['EXTRACT_WORKERS=0']!, 1)} pages/s | ${summary(speedups)}× | ≥ 1.6× |`,
 );
+if (rates.before) {
+  const overBefore = rates.threads!.map((rate, i) => rate / rates.before![i]!);
+  console.log(
+    `| both cores against ${BEFORE} (single-threaded, before issue 14) | ${summary(rates.threads!, 1)} pages/s | ` +
+      `${summary(rates.before, 1)} pages/s | ${summary(overBefore)}× | ≥ 1.6× |`,
+  );
+}
 console.log(`\nload average after: ${load()}`);
 await killAll();
 site.close();

@@ -164,10 +164,16 @@ export interface ApiProcess {
 }
 
 /** One API process from the build on `port`, resolved once /ready answers 200. */
-export async function startApi(port: number, env: Record<string, string>, dataDir: string): Promise<ApiProcess> {
+/** `root`: the checkout whose build runs (another one for a benchmark against an older commit). */
+export async function startApi(
+  port: number,
+  env: Record<string, string>,
+  dataDir: string,
+  root = REPO_ROOT,
+): Promise<ApiProcess> {
   mkdirSync(dataDir, { recursive: true });
-  const child = startChild(`api:${port}`, process.execPath, [join(REPO_ROOT, 'dist', 'main.js')], {
-    cwd: REPO_ROOT,
+  const child = startChild(`api:${port}`, process.execPath, [join(root, 'dist', 'main.js')], {
+    cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
