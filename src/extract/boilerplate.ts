@@ -2,6 +2,7 @@
 // hidden elements, blocks made mostly of links), and the fuller extraction that keeps everything else: the fallback
 // for pages where Readability finds nothing or only a fraction (docs pages, short pages).
 import { pageTypeOf } from './page-type.js';
+import { removeTeaserSections } from './teasers.js';
 
 const ALWAYS_DROPPED = new Set([
   'SCRIPT',
@@ -253,6 +254,7 @@ export function dropLinkLists(root: Element): void {
  */
 export function extractFullContent(doc: Document, keepHidden = false): Element {
   const body = doc.body;
+  removeTeaserSections(body);
   const main = doc.querySelector('main, [role="main"]');
   // A <main> without visible text is a loading skeleton (streamed pages fill a hidden copy later): not the content.
   const mainLength = main ? measureText(collectContentText(main)) : 0;

@@ -6,6 +6,7 @@ import { prepareCodeBlocks } from './code-language.js';
 import { parseDocument } from './parse.js';
 import { removeLinkParagraphs, removeNamedNoise } from './noise.js';
 import { pageTypeOf, setPageType, type PageType } from './page-type.js';
+import { removeTeaserSections } from './teasers.js';
 
 /**
  * An article this long (non-link characters, twice Readability's own threshold) is a real find, trusted unless it
@@ -86,6 +87,7 @@ export function findMainContent(html: string, doc: Document): MainContent {
   // Most pages have no <pre>: testing the string is cheaper than walking the DOM for one.
   const hasCode = /<pre[\s>]/i.test(html);
   if (hasCode) prepareCodeBlocks(doc);
+  removeTeaserSections(doc.body);
   const pageText = collectContentText(doc.body);
   // A body of bare text has no candidate for Readability, which then retries four times, re-parsing the page each time.
   const runsReadability = doc.body.firstElementChild !== null;
