@@ -3,8 +3,20 @@
 // what they are; the section that heading opens goes with it.
 import { holdsMostOfPage } from './boilerplate.js';
 
-const TEASER_HEADING =
-  /\b(?:also (?:viewed|bought|purchased|like|liked)|similar (?:items|products)|related (?:products|items)|recommended (?:for you|products|items)|recently viewed|frequently bought|you (?:might|may) (?:also )?like|people also|more from this (?:seller|shop|store|brand))\b/i;
+const TEASER_HEADING = new RegExp(
+  [
+    // A shop's: other products.
+    'also (?:viewed|bought|purchased|like|liked)|customers who (?:viewed|bought)|frequently bought|recently viewed',
+    'you (?:might|may) (?:also )?like|people also|more from this (?:seller|shop|store|brand)',
+    'recommended (?:for you|products|items)',
+    // A forum's or a blog's: other threads and posts.
+    '(?:similar|related|suggested|trending) (?:items|products|threads|topics|questions|posts|discussions|articles)',
+    'hot network questions|linked questions',
+  ]
+    .map((words) => `\\b(?:${words})\\b`)
+    .join('|'),
+  'i',
+);
 /** A teaser heading is a short label; a longer heading is a sentence that happens to hold the words. */
 const MAX_HEADING = 80;
 /** Wrappers climbed from the heading to the section it opens. */

@@ -60,3 +60,19 @@ test('a long heading that happens to hold the words is text, and its section sta
   assert.ok(text.includes('Why people also like'), text);
   assert.ok(text.includes('Paragraph 2 explains'), text);
 });
+
+test("a thread's similar-threads box goes, its posts stay", () => {
+  const posts = ['alice', 'bob', 'carol']
+    .map(
+      (name) =>
+        `<div class="post"><span class="author">${name}</span><p>Post by ${name}: ${prose(70, name)}.</p></div>`,
+    )
+    .join('');
+  const similar = `<div class="box"><h3>Similar threads</h3><ul>${teaserCards(5)}</ul></div>`;
+  const html =
+    '<html><head><title>Thread</title><script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script>' +
+    `</head><body><div class="thread"><h1>Which telescope first?</h1>${posts}${similar}</div></body></html>`;
+  const { text } = extractHtml(html, 'https://forum.example/t/1');
+  for (const name of ['alice', 'bob', 'carol']) assert.ok(text.includes(`Post by ${name}`), text);
+  assert.ok(!text.includes('Other product number'), text);
+});
