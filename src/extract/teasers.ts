@@ -1,6 +1,6 @@
-// Sections of other pages' teasers that a shop or a site puts under the content: "Customers also viewed", "Similar
-// items", "You may also like", "Recently viewed". Their cards carry no telling class name, but their heading says
-// what they are; the section that heading opens goes with it.
+// Sections of other pages' teasers that a shop, a forum or a blog puts beside the content: "Customers also viewed",
+// "You may also like", "Similar threads", "Related posts". Their cards carry no telling class name, but their heading
+// says what they are; the section that heading opens goes with it.
 import { holdsMostOfPage } from './boilerplate.js';
 
 const TEASER_HEADING = new RegExp(
