@@ -2,6 +2,7 @@
 // hidden elements, blocks made mostly of links), and the fuller extraction that keeps everything else: the fallback
 // for pages where Readability finds nothing or only a fraction (docs pages, short pages).
 import { pageTypeOf } from './page-type.js';
+import { removeTeaserSections } from './teasers.js';
 
 const ALWAYS_DROPPED = new Set([
   'SCRIPT',
@@ -35,6 +36,14 @@ const NON_CONTENT_NAMES =
 const COMMENT_NAMES = /(?:^|\s)comments?(?:$|[-_\s])/i;
 const CONTENT_NAMES = /(?:^|\s)(?:article|content|main|post|entry|body|story)(?:$|[-_\s])/i;
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+/**
+ * Class tokens that CSS frameworks define as display: none (Bootstrap's `d-none`, `hidden`, `hide`, `is-hidden`):
+ * templates, other variants' prices, copies for another screen size. Not when a breakpoint shows the element again
+ * (`hidden md:block`, `d-none d-lg-flex`): that is the desktop layout.
+ */
+const HIDDEN_CLASS = /(?:^|\s)(?:hidden|hide|d-none|is-hidden|u-hidden|js-hidden|invisible)(?=$|\s)/i;
+const SHOWN_AT_BREAKPOINT =
+  /(?:^|\s)(?:\w+:(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-\w+-(?:block|flex|grid|inline|inline-block|inline-flex|table))(?=$|\s)/i;
 /** A form with this much text wraps the page (old ASP.NET sites), not a search or login box. */
 const PAGE_FORM_TEXT = 500;
 /**
@@ -73,6 +82,8 @@ export function isBoilerplate(el: Element, keepHidden = false): boolean {
     if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
     const style = el.getAttribute('style');
     if (style && HIDDEN_STYLE.test(style)) return true;
+    const className = el.getAttribute('class');
+    if (className && HIDDEN_CLASS.test(className) && !SHOWN_AT_BREAKPOINT.test(className)) return true;
   }
   const role = el.getAttribute('role');
   if (role && NON_CONTENT_ROLES.test(role)) return true;
@@ -243,6 +254,7 @@ export function dropLinkLists(root: Element): void {
  */
 export function extractFullContent(doc: Document, keepHidden = false): Element {
   const body = doc.body;
+  removeTeaserSections(body);
   const main = doc.querySelector('main, [role="main"]');
   // A <main> without visible text is a loading skeleton (streamed pages fill a hidden copy later): not the content.
   const mainLength = main ? measureText(collectContentText(main)) : 0;

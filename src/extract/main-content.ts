@@ -6,6 +6,7 @@ import { prepareCodeBlocks } from './code-language.js';
 import { parseDocument } from './parse.js';
 import { removeLinkParagraphs, removeNamedNoise } from './noise.js';
 import { pageTypeOf, setPageType, type PageType } from './page-type.js';
+import { removeTeaserSections } from './teasers.js';
 
 /**
  * An article this long (non-link characters, twice Readability's own threshold) is a real find, trusted unless it
@@ -26,6 +27,15 @@ const MIN_COVERAGE_UNDECLARED = 0.7;
 const MIN_COVERAGE_SHORT = 0.4;
 /** Least share of a short article's own text that must be page content rather than boilerplate. */
 const MIN_PURITY_SHORT = 0.6;
+/**
+ * How many times a short article's text (links included) the page minus boilerplate must hold to replace it, on a
+ * page that does not declare an article: a listing whose cards Readability dropped. Less is the same text and chrome.
+ */
+const FULLER_SHORT = 2;
+
+function textLength(el: Element): number {
+  return (el.textContent ?? '').length;
+}
 
 function runReadability(doc: Document): Element | null {
   try {
@@ -86,6 +96,7 @@ export function findMainContent(html: string, doc: Document): MainContent {
   // Most pages have no <pre>: testing the string is cheaper than walking the DOM for one.
   const hasCode = /<pre[\s>]/i.test(html);
   if (hasCode) prepareCodeBlocks(doc);
+  removeTeaserSections(doc.body);
   const pageText = collectContentText(doc.body);
   // A body of bare text has no candidate for Readability, which then retries four times, re-parsing the page each time.
   const runsReadability = doc.body.firstElementChild !== null;
@@ -97,11 +108,16 @@ export function findMainContent(html: string, doc: Document): MainContent {
     removeLinkParagraphs(article);
     return { root: article, isLongArticle: true };
   }
-  if (article && verdict === 'short') return { root: article, isLongArticle: false };
+  // A short pick on a page that is not an article may be the intro above a listing's cards, which Readability cleans
+  // away as link-dense: the whole page is weighed against it first.
+  if (article && verdict === 'short' && pageTypeOf(doc) === 'article') return { root: article, isLongArticle: false };
   const fresh = runsReadability ? parseDocument(html) : doc;
   setPageType(fresh, pageTypeOf(doc));
   if (hasCode && runsReadability) prepareCodeBlocks(fresh);
   const full = extractFullContent(fresh);
+  if (article && verdict === 'short' && textLength(full) < FULLER_SHORT * textLength(article)) {
+    return { root: article, isLongArticle: false };
+  }
   // A page of nothing but links (a listing) has no text left after pruning: Readability's pick is then the better one.
   if (article && measureText(collectContentText(full)) === 0) return { root: article, isLongArticle: false };
   return { root: full, isLongArticle: false };

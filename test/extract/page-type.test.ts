@@ -59,3 +59,25 @@ test('a page that is not an article keeps its grid of cards, not a list of bare 
   for (let i = 0; i < 8; i++) assert.ok(text.includes(`Course number ${i}`), text);
   assert.ok(!text.includes('Jobs'), text);
 });
+
+function programs(head: string): string {
+  const cards = Array.from(
+    { length: 10 },
+    (_, i) =>
+      `<div class="result"><h3><a href="/course/${i}">Certificate in applied topic number ${i} for engineers</a></h3><span>6 weeks</span></div>`,
+  ).join('');
+  return `<html><head><title>Programs</title>${head}</head><body><header><a href="/">Home</a></header>
+    <div class="intro"><h1>Certificate programs</h1><p>Award-winning faculty and a global reputation. Our certificate
+    programs combine research with insights from industry leaders, delivered online or live, to help you expand your
+    capabilities.</p></div><div class="listing"><div class="results">${cards}</div></div></body></html>`;
+}
+
+test('a short pick gives way to the whole page when that says twice as much, unless the page is an article', () => {
+  // Readability keeps the intro and cleans the link-dense cards away; the page minus boilerplate holds both.
+  const listing = extractHtml(programs(''), 'https://school.example/programs').text;
+  assert.ok(listing.includes('Award-winning faculty'), listing);
+  for (let i = 0; i < 10; i++) assert.ok(listing.includes(`applied topic number ${i} `), listing);
+  const article = extractHtml(programs('<meta property="og:type" content="article">'), 'https://news.example/a').text;
+  assert.ok(article.includes('Award-winning faculty'), article);
+  assert.ok(!article.includes('applied topic number 0'), article);
+});

@@ -1,0 +1,78 @@
+// What a shop's page carries besides its content: elements a CSS framework class hides (other variants' prices,
+// templates, the mobile copy) and sections of other products' teasers under a heading that says so. Through
+// extractHtml, on a page of sections (the fuller extraction) and on an article (Readability's pick).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { extractHtml } from '../../src/extract/index.js';
+import { articlePage, PAGE_URL, paragraph } from './pages.js';
+
+const prose = (words: number, seed: string) => Array.from({ length: words }, (_, i) => `${seed}${i % 7}`).join(' ');
+
+/**
+ * A page of sibling bands that declares nothing: Readability keeps one band, too little of the page, so the whole page
+ * minus boilerplate is extracted. `extra` goes in a band of its own after them.
+ */
+function sectionsPage(extra: string): string {
+  const band = (inner: string) => `<div class="band"><div class="wrap"><div class="col">${inner}</div></div></div>`;
+  const sections = ['alpha', 'beta', 'gamma', 'delta']
+    .map((name) => band(`<h2>Feature ${name}</h2><p>${prose(60, name)}.</p>`))
+    .join('');
+  return `<html><head><title>Product</title></head><body>${sections}${band(extra)}</body></html>`;
+}
+
+test('an element hidden by a framework class is left out, one a breakpoint shows again is kept', () => {
+  const hidden =
+    '<p>Short text of the offer here, plain.</p><div class="price d-none">Template price 999.00</div><p class="is-hidden">Out of stock notice text</p>' +
+    '<div class="hidden">Variant blue costs 12.00</div>';
+  const shown = '<div class="hidden md:block">Delivery in two days, shown on wide screens</div>';
+  const { text } = extractHtml(sectionsPage(hidden + shown), 'https://shop.example/p/1');
+  for (const noise of ['Template price', 'Out of stock notice', 'Variant blue'])
+    assert.ok(!text.includes(noise), noise);
+  assert.ok(text.includes('Delivery in two days'), text);
+  assert.ok(text.includes('Feature delta'), text);
+});
+
+function teaserCards(count: number): string {
+  return Array.from(
+    { length: count },
+    (_, i) =>
+      `<li class="card"><a href="/p/${i}"><h3>Other product number ${i}</h3></a> A sturdy thing that many shoppers liked, $${i}9.00</li>`,
+  ).join('');
+}
+
+test('a section opened by a teaser heading goes whole with its cards', () => {
+  const wrapped = `<div class="carousel-wrap"><h2>Customers also viewed</h2><ul class="cards">${teaserCards(6)}</ul></div>`;
+  const page = extractHtml(sectionsPage(wrapped), 'https://shop.example/p/2').text;
+  assert.ok(!page.includes('Other product number'), page);
+  assert.ok(page.includes('Feature gamma'), page);
+});
+
+test('a teaser heading without a wrapper of its own takes the element after it', () => {
+  const bare = `<h3>You may also like</h3><ul>${teaserCards(5)}</ul>`;
+  const article = extractHtml(articlePage([1, 2, 3].map(paragraph).join('') + bare), PAGE_URL).text;
+  assert.ok(!article.includes('Other product number'), article);
+  assert.ok(article.includes('Paragraph 3 explains'), article);
+});
+
+test('a long heading that happens to hold the words is text, and its section stays', () => {
+  const heading = '<h2>Why people also like to walk the bridge at dawn, and what the council says about it</h2>';
+  const { text } = extractHtml(articlePage(paragraph(1) + heading + [2, 3].map(paragraph).join('')), PAGE_URL);
+  assert.ok(text.includes('Why people also like'), text);
+  assert.ok(text.includes('Paragraph 2 explains'), text);
+});
+
+test("a thread's similar-threads box goes, its posts stay", () => {
+  const posts = ['alice', 'bob', 'carol']
+    .map(
+      (name) =>
+        `<div class="post"><span class="author">${name}</span><p>Post by ${name}: ${prose(70, name)}.</p></div>`,
+    )
+    .join('');
+  const similar = `<div class="box"><h3>Similar threads</h3><ul>${teaserCards(5)}</ul></div>`;
+  const html =
+    '<html><head><title>Thread</title><script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script>' +
+    `</head><body><div class="thread"><h1>Which telescope first?</h1>${posts}${similar}</div></body></html>`;
+  const { text } = extractHtml(html, 'https://forum.example/t/1');
+  for (const name of ['alice', 'bob', 'carol']) assert.ok(text.includes(`Post by ${name}`), text);
+  assert.ok(!text.includes('Other product number'), text);
+});
