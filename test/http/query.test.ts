@@ -52,6 +52,19 @@ test('with max_tokens: the matching section under its heading path, markers, out
   assert.equal(site.hits('/long'), 1, 'one fetch for the whole read');
 });
 
+test('a query the head of the page answers as well reads as a plain head cut, its outline by relevance', async () => {
+  const url = site.url('/long?query-head');
+  const plain = await api.post('/fetch', { url, max_tokens: 150 });
+  const res = await api.post('/fetch', { url, max_tokens: 150, query: 'a long guide' });
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.body.markdown, plain.body.markdown);
+  assert.equal(res.body.metadata.truncated, true);
+  assert.ok(res.body.next_cursor);
+  const next = await api.post('/fetch', { url, max_tokens: 150, cursor: res.body.next_cursor });
+  assert.equal(next.status, 200, next.text);
+  assert.doesNotMatch(next.body.markdown, /Section 1 sentence 0 /, 'reads on after the head');
+});
+
 test('a query never refetches: the cached copy serves every query, at the cache price', async () => {
   const url = site.url('/long?query-cache');
   const plain = await api.post('/fetch', { url, max_tokens: 100 });

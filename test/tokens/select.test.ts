@@ -95,13 +95,25 @@ test('the outline lists the most relevant sections first', () => {
   assert.ok(!titles.some((title) => title.startsWith('Chapter 7')), 'shown whole');
   // Sections that match (every chapter mentions stakes) come before those that do not, then in page order.
   assert.deepEqual(titles.slice(0, 2), ['Chapter 1', 'Chapter 2']);
-  assert.ok(titles.indexOf('Chapter 12') < titles.indexOf('Watering'));
+  assert.ok(titles.indexOf('Chapter 12') < titles.indexOf('Harvest'));
 });
 
-test('a query that matches nothing still fills the budget from the top of the page', () => {
-  const part = selectForQuery(GUIDE, 'zeppelin', 40)!;
-  assert.ok(part.content.startsWith('# Balcony tomatoes\n\nTomatoes like sun'));
-  assert.ok(part.tokenCount <= 40);
+test('a query the head of the page answers as well (or that matches nothing) gets no ranked part', () => {
+  assert.equal(selectForQuery(GUIDE, 'zeppelin', 40), null, 'the head cut answers');
+  assert.equal(selectForQuery(GUIDE, 'balcony tomatoes', 120), null, 'the head holds every term of it');
+  assert.ok(selectForQuery(GUIDE, 'balcony tomatoes drip', 120), 'a term the head lacks');
+});
+
+test('consecutive runs of sentences of one paragraph are shown as one paragraph', () => {
+  const filler = (i: number) => `Sentence ${i} is about the soil, the pots and the balcony in general terms.`;
+  const drip = (i: number) => `Drip line ${i} on a timer keeps the soil of the pots evenly moist while you are away.`;
+  const sentences = Array.from({ length: 30 }, (_, i) => (i >= 12 && i < 22 ? drip(i) : filler(i)));
+  const page = `# Balcony tomatoes\n\n${sentences.join(' ')}`;
+  const part = selectForQuery(page, 'drip line timer moist', 260)!;
+  assert.ok(part.tokenCount <= 260, `${part.tokenCount}`);
+  const shown = [...part.content.matchAll(/Drip line (\d+)/g)].map((m) => Number(m[1]));
+  assert.ok(shown.length > 5, part.content);
+  assert.doesNotMatch(part.content, /away\.\n\nDrip line/, 'no paragraph break where the page has none');
 });
 
 test('a long paragraph is shown by the run of sentences that matches, the rest of it left to read on', () => {
