@@ -1,8 +1,8 @@
 // `npm run bench:ab -- <other checkout>`: cached POST /fetch of this checkout against another one (an older commit
 // in a git worktree), each the shipped configuration of bench/servers.ts in its own process, measured interleaved
 // (A B B A, ROUNDS times) so that whatever else the machine does weighs on both alike. Prints req/s and server CPU
-// per request for each, and their ratios. Each checkout runs its own servers.ts: from bdea4c8 on that is the built
-// app (dist/main.js), before it the sources under tsx, so compare a later commit with one from bdea4c8 on.
+// per request for each, and their ratios. Each checkout runs its own servers.ts: from 8621731 on that is the built
+// app (dist/main.js), before it the sources under tsx, so compare a later commit with one from 8621731 on.
 // `npm run bench:ab -- --production`: this checkout twice, the production set-up (CACHE_URL on Redis, DATABASE_URL on
 // Postgres, from BENCH_REDIS_URL and BENCH_DATABASE_URL or the local defaults) against the embedded default.
 import { randomBytes } from 'node:crypto';

@@ -1,6 +1,7 @@
 // What is never main content (navigation, page header and footer, sidebars, forms, cookie and consent banners,
 // hidden elements, blocks made mostly of links), and the fuller extraction that keeps everything else: the fallback
 // for pages where Readability finds nothing or only a fraction (docs pages, short pages).
+import { holdsMostOfPage } from './page-share.js';
 import { pageTypeOf } from './page-type.js';
 import { removeTeaserSections } from './teasers.js';
 
@@ -95,24 +96,6 @@ export function isBoilerplate(el: Element, keepHidden = false): boolean {
     !el.querySelector('article, main, [role="main"]') &&
     !holdsMostOfPage(el)
   );
-}
-
-/** A named element holding this share of the page's text wraps the content, whatever its name says. */
-const MOST_OF_PAGE = 0.5;
-const pageTextLengths = new WeakMap<Document, number>();
-
-/**
- * True when el holds most of its page's text: a wrapper that happens to carry a noise name (`share_wrapper`,
- * `has-sidebar` around an article) is never dropped by that name. The page's length is measured once per document.
- */
-export function holdsMostOfPage(el: Element): boolean {
-  const doc = el.ownerDocument;
-  let pageLength = pageTextLengths.get(doc);
-  if (pageLength === undefined) {
-    pageLength = (doc.body?.textContent ?? '').length;
-    pageTextLengths.set(doc, pageLength);
-  }
-  return pageLength > 0 && (el.textContent ?? '').length >= MOST_OF_PAGE * pageLength;
 }
 
 /**

@@ -2,7 +2,7 @@
 // datelines, author bios, share bars and tag lists, teasers for other pages. Readability keeps them when they share
 // the article's container, and drops class names before we see its result, so the named ones go from the page before
 // it runs; the teaser paragraphs, which carry no telling name, go from its result.
-import { holdsMostOfPage } from './boilerplate.js';
+import { holdsMostOfPage } from './page-share.js';
 import { pageTypeOf } from './page-type.js';
 
 interface NoiseKind {

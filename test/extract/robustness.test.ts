@@ -45,7 +45,7 @@ test('string passes stay linear on pathological input', () => {
   );
   // Past MAX_NESTING levels quotes and lists are unwrapped (src/extract/nesting.ts): depth costs no more than length.
   assertLinear('convertToMarkdown, quotes and lists nested deep', (k) =>
-    convertToMarkdown(`${'<blockquote><ul><li>a'.repeat(200 * k)}${'</li></ul></blockquote>'.repeat(200 * k)}`),
+    convertToMarkdown(`${'<blockquote><ul><li>a'.repeat(1000 * k)}${'</li></ul></blockquote>'.repeat(1000 * k)}`),
   );
 });
 
