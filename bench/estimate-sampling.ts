@@ -5,12 +5,11 @@
 // the pages and scored on the seventh `npm run bench:estimate` reads (every 7th from the 1st). Extraction in-process.
 import { loadavg } from 'node:os';
 import { extractHtml } from '../src/extract/index.js';
-import { SAMPLE_BYTES } from '../src/services/estimate.js';
+import { CODE, SAMPLE_BYTES } from '../src/services/estimate.js';
 import { countTokens } from '../src/tokens/count.js';
 import { loadWcxbPage, loadWcxbTruth, wcxbIds } from './wcxb-pages.js';
 
 const WINDOWS = [1, 2, 4, 8, 16];
-const CODE = /<(script|style|svg|noscript|template)\b[\s\S]*?(?:<\/\1\s*>|$)/gi;
 
 /** n windows of SAMPLE_BYTES / n: the first at the start (where the title is), the rest spread to the end. */
 function windowsOf(raw: Buffer, n: number): string {

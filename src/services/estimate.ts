@@ -62,7 +62,8 @@ function lengthOf(response: HttpResponse): number | null {
   return Number.isSafeInteger(length) && length >= 0 ? length : null;
 }
 
-const CODE = /<(script|style|svg|noscript|template)\b[\s\S]*?(?:<\/\1\s*>|$)/gi;
+/** Elements whose bytes are code, not text: their share of a sample is one of the model's inputs. */
+export const CODE = /<(script|style|svg|noscript|template)\b[\s\S]*?(?:<\/\1\s*>|$)/gi;
 
 /**
  * A compressed sample decodes to several times 64 KB, most often past the page's main content (the rest is footer and

@@ -132,7 +132,8 @@ export function selectForQuery(content: string, query: string, budget: number): 
     const part = assemble(content, blocks, paths, tokens, inOrder);
     const tokenCount = countTokens(part);
     if (tokenCount <= budget) {
-      if (termsHeld(part, query) <= termsHeld(takePart(content, 0, budget).content, query)) return null;
+      const wanted = new Set(queryTerms(query));
+      if (termsHeld(part, wanted) <= termsHeld(takePart(content, 0, budget).content, wanted)) return null;
       return { content: part, tokenCount, ...leftOutOf(blocks, paths, tokens, inOrder, score) };
     }
     chosen.pop(); // the least relevant block goes first
@@ -142,9 +143,8 @@ export function selectForQuery(content: string, query: string, budget: number): 
 
 type Blocks = ReturnType<typeof splitBlocks>;
 
-/** How many of the query's distinct terms `text` holds. */
-function termsHeld(text: string, query: string): number {
-  const wanted = new Set(queryTerms(query));
+/** How many of the query's distinct terms (`wanted`) `text` holds. */
+function termsHeld(text: string, wanted: Set<string>): number {
   return new Set(queryTerms(text).filter((term) => wanted.has(term))).size;
 }
 
