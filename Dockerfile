@@ -12,6 +12,7 @@ WORKDIR /app
 COPY package.json package-lock.json tsconfig.json ./
 COPY bin ./bin
 COPY scripts ./scripts
+COPY patches ./patches
 COPY src ./src
 RUN npm ci --no-audit --no-fund \
   && npm prune --omit=dev --no-audit --no-fund

@@ -39,6 +39,9 @@ test('the image is multi-stage on Debian slim with Node 20, built with npm ci as
   const build = args('RUN', stages[0]).join(' ');
   assert.match(build, /\bnpm ci\b/, 'the lock file as npm ci reads it (its prepare script is npm run build)');
   assert.match(pkg.scripts.prepare!, /npm run build/);
+  // prepare applies patches/ (patch-package) before it builds, so the build stage needs them.
+  assert.match(pkg.scripts.prepare!, /^patch-package && /);
+  assert.match(args('COPY', stages[0]).join(' '), /\bpatches\b/, 'the patches that prepare applies');
   assert.match(build, /npm prune --omit=dev/, 'no dev dependencies reach the image');
   assert.ok(
     args('COPY').every((from) => from.startsWith('--from=build ')),
