@@ -6,6 +6,7 @@ import { fenceCodeBlocks, rebuildCodeBlocks } from './code-language.js';
 import { rewriteDefinitionLists } from './definition-lists.js';
 import { retag, unwrap } from './dom.js';
 import { rewriteFootnotes } from './footnotes.js';
+import { separateListItemBlocks } from './list-items.js';
 import { rewriteMath } from './math.js';
 import { rewriteTables } from './tables.js';
 import { createVerbatim } from './verbatim.js';
@@ -125,23 +126,6 @@ function rewriteFigures(root: Element): void {
 }
 
 /**
- * mdream runs a paragraph inside a list item into the text before it when whitespace separates them
- * (`<li>text <p>more</p>` gives `- text more`): that whitespace goes.
- */
-function tightenListItemBlocks(root: Element): void {
-  for (const block of Array.from(root.querySelectorAll('li p, li div, li figure'))) {
-    for (let before = block.previousSibling; before?.nodeType === 3; before = block.previousSibling) {
-      const text = (before.nodeValue ?? '').trimEnd();
-      if (text !== '') {
-        before.nodeValue = text;
-        break;
-      }
-      before.remove();
-    }
-  }
-}
-
-/**
  * Two lists in a row would read as one list in Markdown (and the second's numbers as the first's): a comment splits
  * them.
  */
@@ -244,7 +228,7 @@ export function cleanContent(root: Element, baseUrl: string): void {
   simplifyHeadings(root);
   tightenEmphasis(root);
   separateAdjacentLists(root);
-  tightenListItemBlocks(root);
+  separateListItemBlocks(root);
   for (const el of Array.from(root.querySelectorAll(UNWRAPPED))) unwrap(el);
   // Last: the tables above turn code in cells into inline code, and nothing may look inside a block after this.
   fenceCodeBlocks(root);

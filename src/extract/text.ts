@@ -5,8 +5,12 @@ function renderListText(list: Extract<DocumentBlock, { type: 'list' }>, indent: 
   return list.items
     .map((item, i) => {
       const marker = list.ordered ? `${(list.start ?? 1) + i}. ` : '- ';
-      const lines = [indent + marker + item.text.replace(/\n/g, `\n${indent}  `)];
-      for (const child of item.children ?? []) {
+      const children = [...(item.children ?? [])];
+      // An item that opens with a block (a card's heading) shows that block on the marker's line, not alone below it.
+      const opening = item.text.trim() === '' && children[0] && children[0].type !== 'list';
+      const text = opening ? renderBlocksAsText([children.shift()!]) : item.text;
+      const lines = [indent + marker + text.replace(/\n/g, `\n${indent}  `)];
+      for (const child of children) {
         lines.push(
           child.type === 'list'
             ? renderListText(child, indent + '  ')

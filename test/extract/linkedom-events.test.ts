@@ -33,7 +33,7 @@ test('listeners still fire, bubble, stop and come off', () => {
 });
 
 test('removing a listener from a node that never had one is a no-op', () => {
-  const fresh = document.createElement('span');
+  const fresh = document.createElement('span', {});
   assert.doesNotThrow(() => fresh.removeEventListener('ping', () => {}));
   assert.equal(fresh.dispatchEvent(new document.defaultView.Event('ping')), true);
 });

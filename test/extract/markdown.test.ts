@@ -143,3 +143,16 @@ test('a line break is a backslash hard break, not two trailing spaces that tidyi
     'Town Hall\\\nHigh Street\n\n- one\\\n  two',
   );
 });
+
+test('a list item built of blocks (a card: heading, byline, date) keeps its parts apart, in Markdown and text', () => {
+  const card = (n: number) =>
+    `<li><div><h4><a href="/news/${n}"> Story ${n} </a></h4><div><div><span> <a href="/people/ada">Ada Byron</a> </span>` +
+    `</div><span> on <span>Mar 0${n}</span> </span></div></div></li>`;
+  const page = `<html><body><main><h1>News</h1><p>The latest.</p><ul>${card(1)}${card(2)}</ul></main></body></html>`;
+  const { markdown, text } = extractHtml(page, PAGE_URL);
+  assert.match(
+    markdown,
+    /- #### \[Story 1\]\(https:\/\/[^)]+\/news\/1\)\n\n {2}\[Ada Byron\]\([^)]+\)\n\n {2}on Mar 01\n\n- #### \[Story 2\]/,
+  );
+  assert.match(text, /^- Story 1\n {2}Ada Byron\n {2}on Mar 01\n- Story 2\n/m);
+});
