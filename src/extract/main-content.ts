@@ -5,6 +5,7 @@ import { collectContentText, dropLinkLists, extractFullContent, measureText } fr
 import { prepareCodeBlocks } from './code-language.js';
 import { parseDocument } from './parse.js';
 import { removeLinkParagraphs, removeNamedNoise } from './noise.js';
+import { showsNoscriptContent } from './noscript.js';
 import { pageTypeOf, setPageType, type PageType } from './page-type.js';
 import { removeTeaserSections } from './teasers.js';
 
@@ -99,7 +100,8 @@ export function findMainContent(html: string, doc: Document): MainContent {
   removeTeaserSections(doc.body);
   const pageText = collectContentText(doc.body);
   // A body of bare text has no candidate for Readability, which then retries four times, re-parsing the page each time.
-  const runsReadability = doc.body.firstElementChild !== null;
+  // A noscript copy of the page is its content already (noscript.ts).
+  const runsReadability = doc.body.firstElementChild !== null && !showsNoscriptContent(doc);
   if (runsReadability) removeNamedNoise(doc.body);
   const article = runsReadability ? runReadability(doc) : null;
   const verdict = article ? judgeArticle(pageText, article, pageTypeOf(doc)) : 'rejected';
