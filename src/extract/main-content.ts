@@ -23,8 +23,12 @@ const PRUNABLE_ARTICLE = 500;
  * Least share of the page's non-boilerplate text an article must contain to be kept, for long and short articles. A
  * page that does not call itself an article (a service page of sections, a catalogue) must be covered further.
  */
-const MIN_COVERAGE_LONG = 0.3;
-const MIN_COVERAGE_UNDECLARED = 0.7;
+const MIN_COVERAGE_LONG: Record<PageType, number> = {
+  article: 0.3,
+  // A thread's posts are siblings, and Readability may keep only the longest one.
+  forum: 0.5,
+  other: 0.7,
+};
 const MIN_COVERAGE_SHORT = 0.4;
 /** Least share of a short article's own text that must be page content rather than boilerplate. */
 const MIN_PURITY_SHORT = 0.6;
@@ -76,7 +80,7 @@ function judgeArticle(pageText: string[], article: Element, pageType: PageType):
   const { coverage, purity, length } = compareText(pageText, article);
   const kept =
     length >= LONG_ARTICLE
-      ? coverage >= (pageType === 'other' ? MIN_COVERAGE_UNDECLARED : MIN_COVERAGE_LONG)
+      ? coverage >= MIN_COVERAGE_LONG[pageType]
       : coverage >= MIN_COVERAGE_SHORT && purity >= MIN_PURITY_SHORT;
   if (!kept) return 'rejected';
   return length >= PRUNABLE_ARTICLE ? 'long' : 'short';
