@@ -4,6 +4,7 @@
 // scripts among them are handed to metadata.ts on the way, and MathJax's TeX scripts stay as spans for math.ts.
 import { DOMParser } from 'linkedom';
 import { parseBySpec } from './spec-parse.js';
+import { showNoscriptContent } from './noscript.js';
 
 const INERT_OPENER = /<(script|style|svg)\b|<!--/gi;
 /** Where each opened element ends; searched with a regex rather than indexOf on a lower-cased copy of the page. */
@@ -224,8 +225,12 @@ export function hasPlainSkeleton(html: string): boolean {
 /**
  * Parses HTML that went through normaliseHtml (kept separate so a second parse of the same page skips that pass):
  * with linkedom's own parser when the skeleton is plain, with the WHATWG rules (parse5) into linkedom otherwise.
+ * A noscript holding the page's text is unwrapped (noscript.ts).
  */
 export function parseDocument(normalisedHtml: string): Document {
-  if (!hasPlainSkeleton(normalisedHtml)) return parseBySpec(normalisedHtml);
-  return new DOMParser().parseFromString(normalisedHtml, 'text/html') as unknown as Document;
+  const doc = hasPlainSkeleton(normalisedHtml)
+    ? (new DOMParser().parseFromString(normalisedHtml, 'text/html') as unknown as Document)
+    : parseBySpec(normalisedHtml);
+  showNoscriptContent(doc);
+  return doc;
 }

@@ -81,3 +81,21 @@ test('a short pick gives way to the whole page when that says twice as much, unl
   assert.ok(article.includes('Award-winning faculty'), article);
   assert.ok(!article.includes('applied topic number 0'), article);
 });
+
+test('a thread whose longest post Readability keeps alone is read whole, without its pager; an article keeps its story alone', () => {
+  const replies = ['bob', 'carol', 'dave', 'erin', 'frank']
+    .map((name) => `<td class="reply"><p>Reply by ${name}: ${prose(60, name)}.</p></td>`)
+    .join('</tr><tr>');
+  const page = (declaration: string) =>
+    `<html><head><title>Thread</title>${declaration}</head><body><div class="topic"><h1>Which telescope?</h1>
+    <p>${prose(170, 'question')}.</p></div><table class="replies"><tr>${replies}</tr></table>
+    <div class="pagination">Page 1 of 3, next page</div></body></html>`;
+  const forum = extractHtml(
+    page('<script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script>'),
+    'https://forum.example/t/2',
+  ).text;
+  assert.ok(forum.includes('question0') && forum.includes('Reply by frank'), forum);
+  assert.ok(!forum.includes('Page 1 of 3'), forum);
+  const article = extractHtml(page('<meta property="og:type" content="article">'), 'https://news.example/2').text;
+  assert.ok(article.includes('question0') && !article.includes('Reply by'), article);
+});
