@@ -3,6 +3,7 @@
 import { Readability } from '@mozilla/readability';
 import { collectContentText, dropLinkLists, extractFullContent, measureText } from './boilerplate.js';
 import { prepareCodeBlocks } from './code-language.js';
+import { unnameDataTables } from './data-tables.js';
 import { parseDocument } from './parse.js';
 import { removeLinkParagraphs, removeNamedNoise } from './noise.js';
 import { pageTypeOf, setPageType, type PageType } from './page-type.js';
@@ -27,6 +28,11 @@ const MIN_COVERAGE_UNDECLARED = 0.7;
 const MIN_COVERAGE_SHORT = 0.4;
 /** Least share of a short article's own text that must be page content rather than boilerplate. */
 const MIN_PURITY_SHORT = 0.6;
+/**
+ * Least share of a long article's text its link lists may take: past it, the links are what the page is about (a
+ * list of entries, an index), not teasers around an article, and the article keeps them.
+ */
+const MAX_LINK_LIST_SHARE = 0.5;
 /**
  * How many times a short article's text (links included) the page minus boilerplate must hold to replace it, on a
  * page that does not declare an article: a listing whose cards Readability dropped. Less is the same text and chrome.
@@ -100,12 +106,18 @@ export function findMainContent(html: string, doc: Document): MainContent {
   const pageText = collectContentText(doc.body);
   // A body of bare text has no candidate for Readability, which then retries four times, re-parsing the page each time.
   const runsReadability = doc.body.firstElementChild !== null;
-  if (runsReadability) removeNamedNoise(doc.body);
+  if (runsReadability) {
+    removeNamedNoise(doc.body);
+    unnameDataTables(doc.body);
+  }
   const article = runsReadability ? runReadability(doc) : null;
   const verdict = article ? judgeArticle(pageText, article, pageTypeOf(doc)) : 'rejected';
   if (article && verdict === 'long') {
+    const whole = article.cloneNode(true) as Element;
     dropLinkLists(article);
     removeLinkParagraphs(article);
+    if (textLength(article) < (1 - MAX_LINK_LIST_SHARE) * textLength(whole))
+      return { root: whole, isLongArticle: false };
     return { root: article, isLongArticle: true };
   }
   // A short pick on a page that is not an article may be the intro above a listing's cards, which Readability cleans
