@@ -7,6 +7,7 @@ import { unnameDataTables } from './data-tables.js';
 import { parseDocument } from './parse.js';
 import { removeLinkParagraphs, removeNamedNoise } from './noise.js';
 import { pageTypeOf, setPageType, type PageType } from './page-type.js';
+import { showCodeTabPanels } from './tab-panels.js';
 import { removeTeaserSections } from './teasers.js';
 
 /**
@@ -102,6 +103,7 @@ export function findMainContent(html: string, doc: Document): MainContent {
   // Most pages have no <pre>: testing the string is cheaper than walking the DOM for one.
   const hasCode = /<pre[\s>]/i.test(html);
   if (hasCode) prepareCodeBlocks(doc);
+  if (hasCode) showCodeTabPanels(doc.body);
   removeTeaserSections(doc.body);
   const pageText = collectContentText(doc.body);
   // A body of bare text has no candidate for Readability, which then retries four times, re-parsing the page each time.
