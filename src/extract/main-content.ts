@@ -31,7 +31,7 @@ const MIN_COVERAGE_SHORT = 0.4;
 const MIN_PURITY_SHORT = 0.6;
 /**
  * Least share of a long article's text its link lists may take: past it, the links are what the page is about (a
- * list of entries, an index), not teasers around an article, and the article keeps them.
+ * list of entries, an index declared an article), not teasers around an article, and the article keeps them.
  */
 const MAX_LINK_LIST_SHARE = 0.5;
 /**
@@ -115,6 +115,9 @@ export function findMainContent(html: string, doc: Document): MainContent {
   const article = runsReadability ? runReadability(doc) : null;
   const verdict = article ? judgeArticle(pageText, article, pageTypeOf(doc)) : 'rejected';
   if (article && verdict === 'long') {
+    // Teaser lists and link paragraphs are an article's noise. On a page that declares no article (a service page, a
+    // catalogue, documentation) the links Readability kept are its content: documents, items, the pages of a manual.
+    if (pageTypeOf(doc) === 'other') return { root: article, isLongArticle: true };
     const whole = article.cloneNode(true) as Element;
     dropLinkLists(article);
     removeLinkParagraphs(article);

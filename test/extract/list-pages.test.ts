@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { extractHtml } from '../../src/extract/index.js';
 import { articlePage, paragraph, PAGE_URL } from './pages.js';
 
+const ARTICLE_HEAD = '<meta property="og:type" content="article">';
 const intro = [1, 2, 3, 4, 5, 6, 7].map(paragraph).join('');
 
 function entries(count: number): string {
@@ -16,19 +17,26 @@ function entries(count: number): string {
   return `<h2>Entries</h2><ul>${items.join('')}</ul>`;
 }
 
-test('a list of links longer than the prose above it is the content and stays', () => {
-  const { text } = extractHtml(articlePage(intro + entries(60)), PAGE_URL);
+test('on an article, a list of links longer than the prose above it is the content and stays', () => {
+  const { text } = extractHtml(articlePage(intro + entries(60), ARTICLE_HEAD), PAGE_URL);
   assert.ok(text.includes('Entry number 0 of the index'), text);
   assert.ok(text.includes('Entry number 59 of the index'), text);
   assert.ok(!text.includes('Mayor opens the summer fair'), text);
 });
 
+const storyLinks =
+  '<ul><li><a href="/x">Another story worth a look today</a></li><li><a href="/y">And one more story</a></li></ul>';
+
 test('a short list of links below a long article is still pruned as teasers', () => {
-  const teasers =
-    '<ul><li><a href="/x">Another story worth a look today</a></li><li><a href="/y">And one more story</a></li></ul>';
-  const { text } = extractHtml(articlePage(intro + teasers), PAGE_URL);
+  const { text } = extractHtml(articlePage(intro + storyLinks, ARTICLE_HEAD), PAGE_URL);
   assert.ok(text.includes('Paragraph 7 explains'), text);
   assert.ok(!text.includes('Another story worth a look'), text);
+});
+
+test('the same list on a page that does not declare an article is kept', () => {
+  const { text } = extractHtml(articlePage(intro + storyLinks), PAGE_URL);
+  assert.ok(text.includes('Paragraph 7 explains'), text);
+  assert.ok(text.includes('Another story worth a look'), text);
 });
 
 test('a data table whose class reads as chrome to Readability is kept', () => {
