@@ -3,10 +3,12 @@
 import { Readability } from '@mozilla/readability';
 import { collectContentText, dropLinkLists, extractFullContent, measureText } from './boilerplate.js';
 import { prepareCodeBlocks } from './code-language.js';
+import { unnameDataTables } from './data-tables.js';
 import { parseDocument } from './parse.js';
 import { removeLinkParagraphs, removeNamedNoise } from './noise.js';
 import { showsNoscriptContent } from './noscript.js';
 import { pageTypeOf, setPageType, type PageType } from './page-type.js';
+import { showCodeTabPanels } from './tab-panels.js';
 import { removeTeaserSections } from './teasers.js';
 
 /**
@@ -32,6 +34,11 @@ const MIN_COVERAGE_LONG: Record<PageType, number> = {
 const MIN_COVERAGE_SHORT = 0.4;
 /** Least share of a short article's own text that must be page content rather than boilerplate. */
 const MIN_PURITY_SHORT = 0.6;
+/**
+ * Least share of a long article's text its link lists may take: past it, the links are what the page is about (a
+ * list of entries, an index declared an article), not teasers around an article, and the article keeps them.
+ */
+const MAX_LINK_LIST_SHARE = 0.5;
 /**
  * How many times a short article's text (links included) the page minus boilerplate must hold to replace it, on a
  * page that does not declare an article: a listing whose cards Readability dropped. Less is the same text and chrome.
@@ -101,17 +108,27 @@ export function findMainContent(html: string, doc: Document): MainContent {
   // Most pages have no <pre>: testing the string is cheaper than walking the DOM for one.
   const hasCode = /<pre[\s>]/i.test(html);
   if (hasCode) prepareCodeBlocks(doc);
+  if (hasCode) showCodeTabPanels(doc.body);
   removeTeaserSections(doc.body);
   const pageText = collectContentText(doc.body);
   // A body of bare text has no candidate for Readability, which then retries four times, re-parsing the page each time.
   // A noscript copy of the page is its content already (noscript.ts).
   const runsReadability = doc.body.firstElementChild !== null && !showsNoscriptContent(doc);
-  if (runsReadability) removeNamedNoise(doc.body);
+  if (runsReadability) {
+    removeNamedNoise(doc.body);
+    unnameDataTables(doc.body);
+  }
   const article = runsReadability ? runReadability(doc) : null;
   const verdict = article ? judgeArticle(pageText, article, pageTypeOf(doc)) : 'rejected';
   if (article && verdict === 'long') {
+    // Teaser lists and link paragraphs are an article's noise. On a page that declares no article (a service page, a
+    // catalogue, documentation) the links Readability kept are its content: documents, items, the pages of a manual.
+    if (pageTypeOf(doc) === 'other') return { root: article, isLongArticle: true };
+    const whole = article.cloneNode(true) as Element;
     dropLinkLists(article);
     removeLinkParagraphs(article);
+    if (textLength(article) < (1 - MAX_LINK_LIST_SHARE) * textLength(whole))
+      return { root: whole, isLongArticle: false };
     return { root: article, isLongArticle: true };
   }
   // A short pick on a page that is not an article may be the intro above a listing's cards, which Readability cleans

@@ -7,7 +7,9 @@ import { extractHtml } from '../../src/extract/index.js';
 import { articlePage, PAGE_URL, paragraph, SIDEBAR, SITE_FOOTER, SITE_HEADER } from './pages.js';
 
 const BODY = [1, 2, 3, 4].map(paragraph).join('');
-const extract = (article: string) => extractHtml(articlePage(article), PAGE_URL);
+// Declared an article: link lists and teaser paragraphs are pruned from articles only (main-content.ts).
+const extract = (article: string) =>
+  extractHtml(articlePage(article, '<meta property="og:type" content="article">'), PAGE_URL);
 
 test('captions, photo credits and gallery counters named as such go; the image stays', () => {
   const figure =
