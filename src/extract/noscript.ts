@@ -18,6 +18,8 @@ export function showNoscriptContent(doc: Document): void {
   const noscripts = Array.from(doc.body?.querySelectorAll('noscript') ?? []);
   if (noscripts.length === 0) return;
   const lengths = noscripts.map((el) => compactLength(el.textContent));
+  // Most pages' noscripts are a pixel or a sentence: the whole body's text is only measured for a long one.
+  if (!lengths.some((length) => length >= MIN_NOSCRIPT_TEXT)) return;
   const outside = compactLength(doc.body.textContent) - lengths.reduce((sum, length) => sum + length, 0);
   noscripts.forEach((el, i) => {
     if (lengths[i]! < MIN_NOSCRIPT_TEXT || lengths[i]! <= outside || !el.isConnected) return;
