@@ -107,8 +107,10 @@ export interface MainContent {
 export function findMainContent(html: string, doc: Document): MainContent {
   // Most pages have no <pre>: testing the string is cheaper than walking the DOM for one.
   const hasCode = /<pre[\s>]/i.test(html);
-  if (hasCode) prepareCodeBlocks(doc);
-  if (hasCode) showCodeTabPanels(doc.body);
+  if (hasCode) {
+    prepareCodeBlocks(doc);
+    showCodeTabPanels(doc.body);
+  }
   removeTeaserSections(doc.body);
   const pageText = collectContentText(doc.body);
   // A body of bare text has no candidate for Readability, which then retries four times, re-parsing the page each time.
