@@ -1,6 +1,7 @@
 // `npm run bench:threads` (also part of `npm run bench`): what the extraction threads (issue 14) buy, each row a ratio
 // measured interleaved in one run, with min/median/max over the rounds and the load average printed beside it.
 //   head of line: cached POST /fetch p99 while one 10 MB page is being extracted, against the same probes without it;
+//                 the threads as shipped (EXTRACT_WORKER_NICE=10), level with the event loop (=0), and inline;
 //   both cores:   uncached POST /fetch of the 181 benchmark pages, 8 at once, with threads against EXTRACT_WORKERS=0;
 //                 with BENCH_BEFORE=<checkout, built> also against that build (the commit before the threads, d136f56:
 //                 the single-threaded figure the issue names), in the same interleaved rounds.
@@ -128,7 +129,7 @@ async function bothCores(api: ApiProcess): Promise<number> {
 
 buildIfStale();
 process.on('exit', () => void killAll());
-const env = (workers: string) => ({
+const env = (workers: string, nice = '10') => ({
   LOG_LEVEL: 'warn',
   FETCH_ALLOW_PRIVATE_NETWORKS: '1',
   RATE_LIMIT_ANONYMOUS: '0',
@@ -138,13 +139,15 @@ const env = (workers: string) => ({
   FETCH_MAX_BYTES: String(16 * MB),
   EXTRACT_TIMEOUT_MS: '300000', // the 10 MB page must be extracted, not stopped
   EXTRACT_WORKERS: workers,
+  EXTRACT_WORKER_NICE: nice,
 });
-const dirs = [tempDir('threads-pool'), tempDir('threads-inline'), tempDir('threads-before')];
+const dirs = ['pool', 'level', 'inline', 'before'].map((name) => tempDir(`threads-${name}`));
 const threaded = await startApi(await freePort(), env('2'), dirs[0]!);
-const inline = await startApi(await freePort(), env('0'), dirs[1]!);
-const apis = { threads: threaded, 'EXTRACT_WORKERS=0': inline };
+const level = await startApi(await freePort(), env('2', '0'), dirs[1]!);
+const inline = await startApi(await freePort(), env('0'), dirs[2]!);
+const apis = { threads: threaded, 'EXTRACT_WORKER_NICE=0': level, 'EXTRACT_WORKERS=0': inline };
 const BEFORE = process.env.BENCH_BEFORE;
-const before = BEFORE ? await startApi(await freePort(), env('0'), dirs[2]!, resolve(BEFORE)) : undefined;
+const before = BEFORE ? await startApi(await freePort(), env('0'), dirs[3]!, resolve(BEFORE)) : undefined;
 
 const load = () =>
   loadavg()
@@ -162,9 +165,9 @@ for (const api of Object.values(apis)) {
 const hol: Record<string, { ratio: number[]; busy: number[]; quiet: number[]; ms: number[] }> = {};
 const rates: Record<string, number[]> = {};
 for (let round = 0; round < ROUNDS; round++) {
-  // Alternate which setting goes first, so drift in the machine's load weighs on both alike.
-  const order = round % 2 ? (['EXTRACT_WORKERS=0', 'threads'] as const) : (['threads', 'EXTRACT_WORKERS=0'] as const);
-  for (const name of order) {
+  // Each setting first in turn, so drift in the machine's load weighs on all alike.
+  const names = Object.keys(apis) as (keyof typeof apis)[];
+  for (const name of names.map((_, i) => names[(i + round) % names.length]!)) {
     const r = await headOfLine(apis[name], round);
     const row = (hol[name] ??= { ratio: [], busy: [], quiet: [], ms: [] });
     row.ratio.push(r.busyP99 / r.quietP99);
@@ -177,7 +180,7 @@ for (let round = 0; round < ROUNDS; round++) {
     );
   }
   // Each build first in turn, so drift weighs on all alike.
-  const builds = Object.entries({ ...apis, ...(before && { before }) });
+  const builds = Object.entries({ threads: threaded, 'EXTRACT_WORKERS=0': inline, ...(before && { before }) });
   for (const [name, api] of builds.map((_, i) => builds[(i + round) % builds.length]!))
     (rates[name] ??= []).push(await bothCores(api));
   console.error(
@@ -194,6 +197,11 @@ console.log(
     `(p99 ${summary(hol.threads!.busy, 0)} ms against ${summary(hol.threads!.quiet, 0)} ms) | ` +
     `${summary(hol['EXTRACT_WORKERS=0']!.ratio)}× (p99 ${summary(hol['EXTRACT_WORKERS=0']!.busy, 0)} ms against ` +
     `${summary(hol['EXTRACT_WORKERS=0']!.quiet, 0)} ms) | — | threads ≤ 2× |`,
+);
+const levelRow = hol['EXTRACT_WORKER_NICE=0']!;
+console.log(
+  `| head of line, threads level with the event loop (EXTRACT_WORKER_NICE=0) | ${summary(levelRow.ratio)}× ` +
+    `(p99 ${summary(levelRow.busy, 0)} ms against ${summary(levelRow.quiet, 0)} ms) | — | — | (shipped: 10) |`,
 );
 console.log(
   `| both cores: uncached /fetch, 181 pages, ${CONCURRENCY} at once | ${summary(rates.threads!, 1)} pages/s | ` +

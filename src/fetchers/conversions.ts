@@ -23,6 +23,7 @@ export interface ConversionOptions {
   timeoutMs: number;
   maxTasks: number;
   heapMb: number;
+  nice: number;
   pdfMaxPages: number;
 }
 
@@ -100,6 +101,7 @@ export function createConversions(options: ConversionOptions): Conversions {
     deadlineMs: options.timeoutMs,
     maxTasks: options.maxTasks,
     heapMb: options.heapMb,
+    nice: options.nice,
   });
 
   async function convert(task: ConversionTask, input: unknown, url: string): Promise<FetchOutcome> {

@@ -35,6 +35,7 @@ export function createFetchers(config: Config, deps: { client: SafeClient; cache
     timeoutMs: config.EXTRACT_TIMEOUT_MS,
     maxTasks: config.EXTRACT_WORKER_MAX_TASKS,
     heapMb: config.EXTRACT_WORKER_HEAP_MB,
+    nice: config.EXTRACT_WORKER_NICE,
     pdfMaxPages: config.PDF_MAX_PAGES,
   });
   const router = createRouter({

@@ -18,6 +18,11 @@ export interface WorkerPoolOptions {
   maxTasks: number;
   /** The old-generation limit of each thread's heap: a task that needs more fails with `memory`. */
   heapMb: number;
+  /**
+   * Steps of niceness each thread adds to its own scheduling priority (Linux, where a nice value is per thread): the
+   * event loop, with the I/O and the cheap answers, is then scheduled before the CPU work when both want a core.
+   */
+  nice: number;
 }
 
 export type TaskFailure = 'busy' | 'timeout' | 'memory' | 'closed';
@@ -54,6 +59,11 @@ export type Reply =
   | { ok: true; value: unknown; heapUsed: number }
   | { ok: false; error: { name: string; message: string; stack?: string } };
 
+/** What a thread is told at its start (workerData). */
+export interface ThreadSettings {
+  nice: number;
+}
+
 /** The process's Node flags, less those a thread refuses (`node --input-type=module -e …` would fail every start). */
 const THREAD_FLAGS = execArgv.filter((flag) => !flag.startsWith('--input-type'));
 
@@ -85,6 +95,7 @@ export function createWorkerPool(options: WorkerPoolOptions) {
       eval: options.entry.eval,
       execArgv: THREAD_FLAGS,
       resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
+      workerData: { nice: options.nice } satisfies ThreadSettings,
       // Piped and dropped: a stray console line must not reach the process's stdout, which is the MCP stdio channel.
       stdout: true,
       stderr: true,

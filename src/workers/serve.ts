@@ -1,8 +1,9 @@
 // The thread side of pool.ts: a worker module calls serveTasks with its handlers; each message runs one of them and
 // its result (or the error it threw) goes back with the heap the thread uses, which decides when it is recycled.
+import { getPriority, setPriority } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
-import { parentPort } from 'node:worker_threads';
-import type { Reply } from './pool.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Reply, ThreadSettings } from './pool.js';
 
 export type TaskHandlers = Record<string, (input: never) => unknown>;
 
@@ -23,5 +24,8 @@ export function serveTasks(handlers: TaskHandlers): void {
   port.on('message', ({ task, input }: { task: string; input: never }) => {
     void run(task, input).then((reply) => port.postMessage(reply));
   });
+  const { nice } = workerData as ThreadSettings;
+  // Process 0 is the calling thread on Linux; elsewhere it would be the whole process, so it is left alone there.
+  if (nice > 0 && process.platform === 'linux') setPriority(0, Math.min(19, getPriority(0) + nice));
   port.postMessage({ ready: true } satisfies Reply);
 }

@@ -13,6 +13,7 @@ const conversions = createConversions({
   timeoutMs: 60_000,
   maxTasks: 1000,
   heapMb: 1024,
+  nice: 0,
   pdfMaxPages: 1,
 });
 after(() => conversions.close());

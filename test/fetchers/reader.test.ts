@@ -44,6 +44,7 @@ const conversions = createConversions({
   timeoutMs: 60_000,
   maxTasks: 1000,
   heapMb: 512,
+  nice: 0,
   pdfMaxPages: 1,
 });
 after(() => conversions.close());

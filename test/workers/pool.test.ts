@@ -1,12 +1,15 @@
 // The worker pool on its own, with a test worker module: results and thrown errors cross back as they were, a task
 // past its heap limit fails with `memory` and its thread is replaced, and a thread whose heap stays past half its
-// limit after a task is recycled. (Deadlines, the bounded queue and recycling by count: test/http/extraction-threads.)
+// limit after a task is recycled; threads run nicer than the event loop. (Deadlines, the bounded queue and recycling
+// by count: test/http/extraction-threads.)
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { test } from 'node:test';
 import { workerEntry } from '../../src/workers/entry.js';
 import { createWorkerPool } from '../../src/workers/pool.js';
 
-const pool = (heapMb: number) =>
+const pool = (heapMb: number, nice = 0) =>
   createWorkerPool({
     entry: workerEntry(import.meta.url, 'tasks-worker'),
     size: 1,
@@ -14,6 +17,7 @@ const pool = (heapMb: number) =>
     deadlineMs: 60_000,
     maxTasks: 100,
     heapMb,
+    nice,
   });
 
 test('a result and a thrown error cross back as they were', async (t) => {
@@ -48,3 +52,27 @@ test('after close, tasks are refused', async () => {
   await workers.close();
   assert.deepEqual(await workers.run('echo', 1), { ok: false, reason: 'closed' });
 });
+
+/** The nice value of each thread of this process, from /proc (field 19 of a task's stat). */
+function threadNiceness(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+test(
+  'threads run `nice` steps nicer than the event loop, which keeps its own',
+  { skip: process.platform !== 'linux' },
+  async (t) => {
+    const mine = getPriority(0);
+    const workers = pool(64, 5);
+    t.after(() => workers.close());
+    assert.deepEqual(await workers.run('priority', null), { ok: true, value: Math.min(19, mine + 5) });
+    assert.equal(getPriority(0), mine);
+    assert.ok(threadNiceness().includes(Math.min(19, mine + 5)), "no thread of the process runs at the pool's nice");
+    const plain = pool(64, 0);
+    t.after(() => plain.close());
+    assert.deepEqual(await plain.run('priority', null), { ok: true, value: mine });
+  },
+);

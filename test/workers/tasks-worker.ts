@@ -1,4 +1,6 @@
-// A worker module for pool.test.ts: tasks that answer, throw, hold on to memory, or exhaust the heap.
+// A worker module for pool.test.ts: tasks that answer, throw, hold on to memory, exhaust the heap, or tell the
+// thread's scheduling priority.
+import { getPriority } from 'node:os';
 import { serveTasks } from '../../src/workers/serve.js';
 
 const kept: number[][][] = [];
@@ -7,6 +9,7 @@ const megabyte = () => new Array<number>(131_072).fill(0.5);
 
 serveTasks({
   echo: (input: unknown) => input,
+  priority: () => getPriority(0),
   fail: () => {
     throw new TypeError('the task failed');
   },
