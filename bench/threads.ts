@@ -180,12 +180,14 @@ for (let round = 0; round < ROUNDS; round++) {
     );
   }
   // Each build first in turn, so drift weighs on all alike.
-  const builds = Object.entries({ threads: threaded, 'EXTRACT_WORKERS=0': inline, ...(before && { before }) });
+  const builds = Object.entries({ ...apis, ...(before && { before }) });
   for (const [name, api] of builds.map((_, i) => builds[(i + round) % builds.length]!))
     (rates[name] ??= []).push(await bothCores(api));
   console.error(
-    `round ${round + 1} pages/s: threads ${rates.threads!.at(-1)!.toFixed(1)}, inline ${rates['EXTRACT_WORKERS=0']!.at(-1)!.toFixed(1)}` +
-      (before ? `, before ${rates.before!.at(-1)!.toFixed(1)}` : ''),
+    `round ${round + 1} pages/s: ` +
+      Object.entries(rates)
+        .map(([name, rate]) => `${name} ${rate.at(-1)!.toFixed(1)}`)
+        .join(', '),
   );
 }
 const speedups = rates.threads!.map((rate, i) => rate / rates['EXTRACT_WORKERS=0']![i]!);
@@ -199,9 +201,12 @@ console.log(
     `${summary(hol['EXTRACT_WORKERS=0']!.quiet, 0)} ms) | — | threads ≤ 2× |`,
 );
 const levelRow = hol['EXTRACT_WORKER_NICE=0']!;
+const levelRates = rates['EXTRACT_WORKER_NICE=0']!;
 console.log(
-  `| head of line, threads level with the event loop (EXTRACT_WORKER_NICE=0) | ${summary(levelRow.ratio)}× ` +
-    `(p99 ${summary(levelRow.busy, 0)} ms against ${summary(levelRow.quiet, 0)} ms) | — | — | (shipped: 10) |`,
+  `| threads level with the event loop (EXTRACT_WORKER_NICE=0; shipped: 10): head of line | ` +
+    `${summary(levelRow.ratio)}× (p99 ${summary(levelRow.busy, 0)} ms against ${summary(levelRow.quiet, 0)} ms) | — ` +
+    `| — | — |\n| … and both cores | ${summary(levelRates, 1)} pages/s | ${summary(rates['EXTRACT_WORKERS=0']!, 1)} ` +
+    `pages/s | ${summary(levelRates.map((rate, i) => rate / rates['EXTRACT_WORKERS=0']![i]!))}× | — |`,
 );
 console.log(
   `| both cores: uncached /fetch, 181 pages, ${CONCURRENCY} at once | ${summary(rates.threads!, 1)} pages/s | ` +
