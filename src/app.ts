@@ -19,12 +19,13 @@ import { estimateRoutes } from './http/routes/estimate.js';
 import { fetchRoutes } from './http/routes/fetch.js';
 import { healthRoutes } from './http/routes/health.js';
 import { mcpRoutes } from './http/routes/mcp.js';
+import { metricsRoutes } from './http/routes/metrics.js';
 import { READER_PATH_PARAMS, READER_ROUTE, readerRoutes } from './http/routes/reader.js';
 import { searchRoutes } from './http/routes/search.js';
 import { createValidatorCompiler } from './http/validator.js';
 import { pageRoutes } from './pages/routes.js';
 import { registerDrain } from './http/drain.js';
-import { registerMetrics } from './metrics/http.js';
+import { countRequests } from './metrics/http.js';
 import { API_VERSION } from './version.js';
 
 export { API_VERSION };
@@ -77,9 +78,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   echoRequestIds(app);
   registerDrain(app);
-  registerMetrics(app, { token: deps.config.METRICS_TOKEN });
+  countRequests(app);
   app.addHook('onReady', () => deps.store.migrate());
   await app.register(healthRoutes, { deps });
+  await app.register(metricsRoutes, { deps });
   // Metered routes: X-Service-Key (or the anonymous tier) and rate limits; the operations bill the caller.
   await app.register(async (metered: FastifyInstance) => {
     meterCallers(metered, deps);

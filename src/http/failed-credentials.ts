@@ -1,12 +1,13 @@
-// Failed credentials, throttled: unknown or revoked API keys, sign-in links that do not work and wrong admin tokens
-// are counted per client IP and per target (the key or link presented, the admin token) in the shared rate limiter.
+// Failed credentials, throttled: unknown or revoked API keys, sign-in links that do not work and wrong admin or
+// metrics tokens are counted per client IP and per target (the key or link presented, the token configured) in the
+// shared rate limiter.
 // Past RATE_LIMIT_AUTH_FAILURES a minute the answer is 429 instead of 401/400. Successes are never counted.
 import { hashSecret } from '../accounts/secrets.js';
 import { AppError } from '../errors.js';
 import type { RateLimitDecision } from '../ratelimit/types.js';
 import type { AppDeps } from './app-deps.js';
 
-export type CredentialKind = 'api_key' | 'sign_in_link' | 'admin_token';
+export type CredentialKind = 'api_key' | 'sign_in_link' | 'admin_token' | 'metrics_token';
 
 const WINDOW_SECONDS = 60;
 
@@ -14,6 +15,7 @@ const NAMES: Record<CredentialKind, string> = {
   api_key: 'API keys',
   sign_in_link: 'sign-in links',
   admin_token: 'admin tokens',
+  metrics_token: 'metrics tokens',
 };
 
 /**

@@ -1,6 +1,6 @@
 // Rate limits over HTTP, in memory and in Redis: per IP for anonymous callers, per account by plan (its keys together,
-// its session routes apart), for sign-up mail, and for failed keys, sign-in links and admin tokens; 429 rate_limited
-// with Retry-After and RateLimit-Policy/RateLimit; Redis counts shared by several processes.
+// its session routes apart), for sign-up mail, and for failed keys, sign-in links, admin and metrics tokens; 429
+// rate_limited with Retry-After and RateLimit-Policy/RateLimit; Redis counts shared by several processes.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
@@ -260,6 +260,28 @@ for (const backend of backends) {
       const other = await admin(uniqueIp(), token);
       assert.equal(other.status, 429);
       assert.match(other.body.detail, /too many failed admin tokens against this target/);
+    });
+
+    test('wrong metrics tokens are throttled the same way; past it the token is not compared', async (t) => {
+      const env = await backend.env();
+      if (typeof env === 'string') return t.skip(env);
+      const token = `metrics-${randomBytes(12).toString('hex')}`;
+      const api = await buildTestApp(t, { ...env, METRICS_TOKEN: token, RATE_LIMIT_AUTH_FAILURES: '2' });
+      const scrape = (ip: string, presented: string) =>
+        api.request('GET', '/metrics', undefined, { 'x-forwarded-for': ip, authorization: `Bearer ${presented}` });
+      const ip = uniqueIp();
+      assert.equal((await scrape(ip, token)).status, 200);
+      assert.equal((await scrape(ip, token)).status, 200, 'successes are not counted');
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await scrape(ip, 'wrong-token-0123456789')).status);
+      assert.deepEqual(statuses, [401, 401, 429]);
+      const refused = await scrape(ip, token);
+      assert.equal(refused.status, 429, 'the right token from a throttled client is refused unseen');
+      assert.equal(refused.body.code, 'rate_limited');
+      assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+      const other = await scrape(uniqueIp(), token);
+      assert.equal(other.status, 429);
+      assert.match(other.body.detail, /too many failed metrics tokens against this target/);
     });
 
     test('sign-up and login e-mails are limited per IP', async (t) => {
