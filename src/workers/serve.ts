@@ -24,8 +24,19 @@ export function serveTasks(handlers: TaskHandlers): void {
   port.on('message', ({ task, input }: { task: string; input: never }) => {
     void run(task, input).then((reply) => port.postMessage(reply));
   });
-  const { nice } = workerData as ThreadSettings;
-  // Process 0 is the calling thread on Linux; elsewhere it would be the whole process, so it is left alone there.
-  if (nice > 0 && process.platform === 'linux') setPriority(0, Math.min(19, getPriority(0) + nice));
+  lowerPriority((workerData as ThreadSettings).nice);
   port.postMessage({ ready: true } satisfies Reply);
+}
+
+/**
+ * Process 0 is the calling thread on Linux; elsewhere it would be the whole process, so it is left alone there. A
+ * sandbox that forbids it leaves the thread at the process's priority: slower to yield, never a failed start.
+ */
+function lowerPriority(nice: number): void {
+  if (nice === 0 || process.platform !== 'linux') return;
+  try {
+    setPriority(0, Math.min(19, getPriority(0) + nice));
+  } catch {
+    // EACCES or EPERM under a seccomp profile: keep the priority it has.
+  }
 }
