@@ -137,6 +137,24 @@ function isPostCounter(el: Element): boolean {
   );
 }
 
+/** A reply's own text beside a quote: more than an attribution line ("Quote", a name) must sit next to it. */
+const REPLY_TEXT = 20;
+
+/**
+ * On a thread, a blockquote beside a reply's own text quotes an earlier post, whose text the page holds already (or
+ * another page of the thread does). Engines mark such a quote (a class, data attributes, a <cite> naming the poster);
+ * a bare blockquote is a pull quote of a blog post that declares its comments. A blockquote alone in its parent is
+ * the post itself (engines that render every post as one).
+ */
+function isQuotedPost(el: Element): boolean {
+  if (el.tagName !== 'BLOCKQUOTE' || pageTypeOf(el.ownerDocument) !== 'forum') return false;
+  if (!el.hasAttributes() && el.querySelector('cite') === null) return false;
+  const parent = el.parentElement;
+  if (!parent) return false;
+  const beside = compactLength(parent.textContent) - compactLength(el.textContent);
+  return beside >= REPLY_TEXT;
+}
+
 /** Removes chrome elements and the blocks whose class, id or tag names them as noise, wherever they are below root. */
 export function removeNamedNoise(root: Element): void {
   let next: Element | null;
@@ -147,6 +165,7 @@ export function removeNamedNoise(root: Element): void {
       CHROME_TAGS.has(el.tagName) ||
       isPageChrome(el) ||
       isPostCounter(el) ||
+      isQuotedPost(el) ||
       ((el.tagName === 'FIGCAPTION' || el.hasAttributes()) && isNamedNoise(el))
     ) {
       if (el.tagName === 'FIGCAPTION') keepCaptionAsAlt(el);

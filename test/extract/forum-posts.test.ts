@@ -63,3 +63,27 @@ test("a thread's bare post numbers and vote counts go; an article's figures and 
   ).text;
   assert.ok(/^28$/m.test(article), article);
 });
+
+test("a reply's marked quote of an earlier post goes; a bare pull quote and a post that is a blockquote stay", () => {
+  const quoting = thread(
+    (name, i) => `<div class="post"><span class="author">${name}</span><div class="body">
+      ${i > 0 ? `<blockquote class="quote"><div>${NAMES[i - 1]} said:</div>Quoted words from ${NAMES[i - 1]}</blockquote>` : ''}
+      <p>Reply by ${name}: ${prose(60, name)}.</p></div></div>`,
+  );
+  const text = extractHtml(quoting, 'https://forum.example/t/4').text;
+  for (const name of NAMES) assert.ok(text.includes(`Reply by ${name}`), text);
+  assert.ok(!text.includes('Quoted words'), text);
+  const cited = extractHtml(
+    quoting.replace(/ class="quote"><div>(\w+) said:<\/div>/g, '><cite>$1</cite>'),
+    'https://f.example/t/6',
+  );
+  assert.ok(!cited.text.includes('Quoted words'), cited.text);
+  const pulled = extractHtml(quoting.replace(/ class="quote"/g, ''), 'https://forum.example/t/7').text;
+  assert.ok(pulled.includes('Quoted words'), pulled);
+  const whole = thread(
+    (name) =>
+      `<div class="post"><span>${name}</span><blockquote>Reply by ${name}: ${prose(60, name)}.</blockquote></div>`,
+  );
+  const posts = extractHtml(whole, 'https://forum.example/t/5').text;
+  for (const name of NAMES) assert.ok(posts.includes(`Reply by ${name}`), posts);
+});
