@@ -2,6 +2,7 @@
 // hidden elements, blocks made mostly of links), and the fuller extraction that keeps everything else: the fallback
 // for pages where Readability finds nothing or only a fraction (docs pages, short pages).
 import { holdsMostOfPage } from './page-share.js';
+import { isCommentOnPost } from './comments.js';
 import { pageTypeOf } from './page-type.js';
 import { removeTeaserSections } from './teasers.js';
 
@@ -91,7 +92,8 @@ export function isBoilerplate(el: Element, keepHidden = false): boolean {
   if (tag === 'BODY' || tag === 'MAIN' || tag === 'ARTICLE') return false;
   const names = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`;
   return (
-    (NON_CONTENT_NAMES.test(names) || (COMMENT_NAMES.test(names) && pageTypeOf(el.ownerDocument) !== 'forum')) &&
+    (NON_CONTENT_NAMES.test(names) ||
+      (COMMENT_NAMES.test(names) && (pageTypeOf(el.ownerDocument) !== 'forum' || isCommentOnPost(el)))) &&
     !CONTENT_NAMES.test(names) &&
     !el.querySelector('article, main, [role="main"]') &&
     !holdsMostOfPage(el)

@@ -3,6 +3,7 @@
 // the article's container, and drops class names before we see its result, so the named ones go from the page before
 // it runs; the teaser paragraphs, which carry no telling name, go from its result.
 import { holdsMostOfPage } from './page-share.js';
+import { isCommentOnPost } from './comments.js';
 import { pageTypeOf } from './page-type.js';
 
 interface NoiseKind {
@@ -14,6 +15,8 @@ interface NoiseKind {
   keptInRepeatedItems?: boolean;
   /** Kept on a forum page (page-type.ts): there the comments are the posts of the thread. */
   keptOnForums?: boolean;
+  /** Read from the class alone: an id of that name is a documentation heading's anchor (`#signature`). */
+  classOnly?: boolean;
 }
 
 /** `words` as whole tokens of a class/id list or parts of one: `named(/meta/)` matches `post-meta` and `meta_top`. */
@@ -46,6 +49,9 @@ const NOISE_KINDS: NoiseKind[] = [
     maxText: 3000,
   },
   { names: named(/comments?|disqus|respond/), maxText: 3000, keptOnForums: true },
+  // A poster's signature under each post, in every forum engine's naming (`signature`, `post-signature`,
+  // `postsignature`, `signaturecontainer`): the same lines repeated under all their posts.
+  { names: /signature/i, maxText: 1500, classOnly: true },
   {
     names: named(
       /related|recommended|recommendations|more-?stories|read-?more|readmore|also|see-?also|promo|teasers?|trending|popular|most-?read|newsletter|signup|outbrain|taboola|cta/,
@@ -67,9 +73,10 @@ function isNamedNoise(el: Element): boolean {
   if (CONTAINERS.has(el.tagName)) return false;
   const names =
     el.tagName === 'FIGCAPTION' ? 'figcaption' : `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
-  const kind = NOISE_KINDS.find((candidate) => candidate.names.test(names));
+  const className = el.getAttribute('class') ?? '';
+  const kind = NOISE_KINDS.find((candidate) => candidate.names.test(candidate.classOnly ? className : names));
   if (kind === undefined || (el.textContent ?? '').length > kind.maxText || holdsMostOfPage(el)) return false;
-  if (kind.keptOnForums && pageTypeOf(el.ownerDocument) === 'forum') return false;
+  if (kind.keptOnForums && pageTypeOf(el.ownerDocument) === 'forum' && !isCommentOnPost(el)) return false;
   return !(kind.keptInRepeatedItems && isInRepeatedItem(el));
 }
 
@@ -114,6 +121,40 @@ function keepCaptionAsAlt(caption: Element): void {
   if (text.length > (image.getAttribute('alt') ?? '').trim().length) image.setAttribute('alt', text);
 }
 
+/** A bare count: a post's number, its votes or likes (`12`, `-3`, `1.2k`). */
+const BARE_COUNT = /^[+\-−]?\d[\d,.]*[kKmM]?$/;
+
+/**
+ * On a thread, a leaf that holds only a count is a post's number or its vote or like counter: chrome repeated on every
+ * post. Cells and code keep their figures.
+ */
+function isPostCounter(el: Element): boolean {
+  return (
+    el.firstElementChild === null &&
+    pageTypeOf(el.ownerDocument) === 'forum' &&
+    BARE_COUNT.test((el.textContent ?? '').trim()) &&
+    el.closest('table, pre, code, ol') === null
+  );
+}
+
+/** A reply's own text beside a quote: more than an attribution line ("Quote", a name) must sit next to it. */
+const REPLY_TEXT = 20;
+
+/**
+ * On a thread, a blockquote beside a reply's own text quotes an earlier post, whose text the page holds already (or
+ * another page of the thread does). Engines mark such a quote (a class, data attributes, a <cite> naming the poster);
+ * a bare blockquote is a pull quote of a blog post that declares its comments. A blockquote alone in its parent is
+ * the post itself (engines that render every post as one).
+ */
+function isQuotedPost(el: Element): boolean {
+  if (el.tagName !== 'BLOCKQUOTE' || pageTypeOf(el.ownerDocument) !== 'forum') return false;
+  if (!el.hasAttributes() && el.querySelector('cite') === null) return false;
+  const parent = el.parentElement;
+  if (!parent) return false;
+  const beside = compactLength(parent.textContent) - compactLength(el.textContent);
+  return beside >= REPLY_TEXT;
+}
+
 /** Removes chrome elements and the blocks whose class, id or tag names them as noise, wherever they are below root. */
 export function removeNamedNoise(root: Element): void {
   let next: Element | null;
@@ -123,6 +164,8 @@ export function removeNamedNoise(root: Element): void {
     if (
       CHROME_TAGS.has(el.tagName) ||
       isPageChrome(el) ||
+      isPostCounter(el) ||
+      isQuotedPost(el) ||
       ((el.tagName === 'FIGCAPTION' || el.hasAttributes()) && isNamedNoise(el))
     ) {
       if (el.tagName === 'FIGCAPTION') keepCaptionAsAlt(el);

@@ -2,6 +2,7 @@
 // keeps every post, where an article's comment section goes; a page that does not call itself an article keeps its
 // grids of cards). Only the kinds whose profile differs are told apart.
 import { readJsonLdTypes } from './jsonld.js';
+import { hasThreadShape } from './thread-shape.js';
 
 export type PageType = 'article' | 'forum' | 'other';
 
@@ -22,7 +23,9 @@ export function detectPageType(doc: Document, jsonLd: readonly string[]): PageTy
   }
   if (types.some((type) => ARTICLE_TYPES.test(type))) return 'article';
   const ogType = doc.querySelector('meta[property="og:type"]')?.getAttribute('content');
-  return ogType?.trim().toLowerCase() === 'article' ? 'article' : 'other';
+  if (ogType?.trim().toLowerCase() === 'article') return 'article';
+  // A thread that declares nothing shows it by its shape: a run of posts, each with its author and date.
+  return hasThreadShape(doc) ? 'forum' : 'other';
 }
 
 /** Tags a document (and a re-parse of the same page) with its page's type, for the rules that depend on it. */

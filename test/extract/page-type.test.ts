@@ -99,3 +99,40 @@ test('a thread whose longest post Readability keeps alone is read whole, without
   const article = extractHtml(page('<meta property="og:type" content="article">'), 'https://news.example/2').text;
   assert.ok(article.includes('question0') && !article.includes('Reply by'), article);
 });
+
+test('a thread that declares nothing is a forum by its shape: five sibling posts with author, date and a body', () => {
+  const post = (name: string, words: number) =>
+    `<div class="post"><a href="/members/${name}.12/">${name}</a><time>Mar 3, 2024</time><p>${prose(words, name)}.</p></div>`;
+  const page = (posts: string) =>
+    detectPageType(parseDocument(`<html><body><nav>Home</nav><div class="posts">${posts}</div></body></html>`), []);
+  assert.equal(
+    page(
+      NAMES.slice(0, 5)
+        .map((name) => post(name, 40))
+        .join(''),
+    ),
+    'forum',
+  );
+  // Four posts, or teasers with a summary line, are not a thread.
+  assert.equal(
+    page(
+      NAMES.slice(0, 4)
+        .map((name) => post(name, 40))
+        .join(''),
+    ),
+    'other',
+  );
+  assert.equal(
+    page(
+      NAMES.slice(0, 5)
+        .map((name) => post(name, 5))
+        .join(''),
+    ),
+    'other',
+  );
+  // A listing that ends with five comments: the posts hold under half of the page's text.
+  const comments = NAMES.slice(0, 5)
+    .map((name) => post(name, 40))
+    .join('');
+  assert.equal(page(`<p>${prose(2000, 'book')}</p></div><div class="comments">${comments}`), 'other');
+});

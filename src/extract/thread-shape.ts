@@ -1,0 +1,67 @@
+// A thread that does not declare itself (no DiscussionForumPosting, QAPage or Comment markup): phpBB, reddit and many
+// engines serve plain markup. Its shape tells it: a run of sibling posts, each with who wrote it (a link to a member's
+// profile), when (a <time> or a date) and a body of its own text.
+
+/** Sibling posts of one tag and first class that make a thread; listings of teasers rarely pass the post test. */
+const MIN_POSTS = 5;
+/** Share of the page's text the run of posts must hold. */
+const MIN_PAGE_SHARE = 0.5;
+/** A post's own words (its text minus its links): more than a teaser's summary line. */
+const MIN_POST_TEXT = 150;
+/** A link to a member's page: `/user/…`, `/members/…`, `/u/…`, `memberlist.php?…`, `/profile/…`. */
+const MEMBER_LINK = /\/(?:users?|members?|profiles?|u|memberlist\.php|member\.php)(?:[/?.-]|$)/i;
+/** A post's date as text where no <time> marks it: `10:42`, `Mar 3`, `2 days ago`, `2024-03-03`. */
+const DATE_TEXT =
+  /\b(?:\d{1,2}:\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}|\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago|\d{4}-\d{2}-\d{2})/i;
+
+function compactLength(text: string | null): number {
+  return (text ?? '').replace(/\s+/g, '').length;
+}
+
+const INERT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+
+/** The page's text without the scripts, styles and templates some pages keep in the body. */
+function visibleLength(root: Element): number {
+  let length = 0;
+  for (let node = root.firstChild; node; node = node.nextSibling) {
+    if (node.nodeType === 3) length += compactLength(node.nodeValue);
+    else if (node.nodeType === 1 && !INERT.has((node as Element).tagName)) length += visibleLength(node as Element);
+  }
+  return length;
+}
+
+function isPost(el: Element): boolean {
+  const text = el.textContent ?? '';
+  const length = compactLength(text);
+  if (length < MIN_POST_TEXT) return false;
+  let linked = 0;
+  let member = false;
+  for (const link of el.querySelectorAll('a')) {
+    linked += compactLength(link.textContent);
+    member ||= MEMBER_LINK.test(link.getAttribute('href') ?? '');
+  }
+  return member && length - linked >= MIN_POST_TEXT && (el.querySelector('time') !== null || DATE_TEXT.test(text));
+}
+
+/**
+ * True when some element holds MIN_POSTS post-shaped children of one tag and first class, its posts holding half the
+ * page's text: a listing's or a product's page may end with a run of comments or reviews, a thread is its posts.
+ */
+export function hasThreadShape(doc: Document): boolean {
+  let pageLength = -1;
+  for (const parent of doc.body?.querySelectorAll('*') ?? []) {
+    if (parent.children.length < MIN_POSTS) continue;
+    const runs = new Map<string, number>();
+    let postsLength = 0;
+    for (const child of parent.children) {
+      if (!isPost(child)) continue;
+      const key = `${child.tagName} ${(child.getAttribute('class') ?? '').trim().split(/\s+/)[0]}`;
+      runs.set(key, (runs.get(key) ?? 0) + 1);
+      postsLength += compactLength(child.textContent);
+    }
+    if (Math.max(0, ...runs.values()) < MIN_POSTS) continue;
+    if (pageLength < 0) pageLength = visibleLength(doc.body);
+    if (postsLength >= MIN_PAGE_SHARE * pageLength) return true;
+  }
+  return false;
+}

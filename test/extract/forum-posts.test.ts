@@ -1,0 +1,89 @@
+// Forum posts lose what every post repeats (issue 15, forums third pass): the poster's signature, a question's and
+// its answers' comment threads (asides, where a forum's comment-named posts stay), and bare post counters.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { extractHtml } from '../../src/extract/index.js';
+
+const prose = (words: number, seed: string) => Array.from({ length: words }, (_, i) => `${seed}${i % 7}`).join(' ');
+const NAMES = ['alice', 'bob', 'carol', 'dave'];
+const FORUM = '<script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script>';
+
+function thread(post: (name: string, i: number) => string, head = FORUM): string {
+  return `<html><head><title>Thread</title>${head}</head><body><nav><a href="/">Home</a></nav>
+    <div class="thread"><h1>Which telescope first?</h1>${NAMES.map(post).join('')}</div></body></html>`;
+}
+
+test("a poster's signature goes from each post, whatever the engine calls it; the post stays", () => {
+  const classes = ['signature', 'post-signature', 'postsignature', 'signaturecontainer'];
+  const html = thread(
+    (name, i) => `<div class="post"><span class="author">${name}</span><p>Reply by ${name}: ${prose(60, name)}.</p>
+      <div class="${classes[i]}">Proud owner of a ${name} telescope since 1999</div></div>`,
+  );
+  const { text } = extractHtml(html, 'https://forum.example/t/1');
+  for (const name of NAMES) assert.ok(text.includes(`Reply by ${name}`), text);
+  assert.ok(!text.includes('Proud owner'), text);
+});
+
+test('an id named signature is a heading anchor, not a signature', () => {
+  const html = `<html><head><title>API</title></head><body><main><h1>Keys</h1><p>${prose(120, 'intro')}.</p>
+    <h2 id="signature">Signature</h2><p>${prose(80, 'sig')}.</p></main></body></html>`;
+  assert.ok(extractHtml(html, 'https://docs.example/keys').text.includes('Signature'));
+});
+
+test("a question's and its answers' comments go; a forum's comment-named posts stay", () => {
+  const qa = `<html><head><title>Q</title></head><body><div itemscope itemtype="https://schema.org/QAPage">
+    <div itemprop="mainEntity" itemscope itemtype="https://schema.org/Question"><h1>How to focus the pane?</h1>
+      <p>${prose(80, 'question')}.</p><ul class="comments"><li class="comment">Did you try F6 first</li></ul>
+      ${NAMES.map(
+        (name) => `<div class="answer" itemprop="suggestedAnswer" itemscope itemtype="https://schema.org/Answer">
+          <p>Answer by ${name}: ${prose(60, name)}.</p>
+          <ul class="comments"><li class="comment">Thanks ${name}, that worked</li></ul></div>`,
+      ).join('')}</div></div></body></html>`;
+  const { text } = extractHtml(qa, 'https://qa.example/q/1');
+  for (const name of NAMES) assert.ok(text.includes(`Answer by ${name}`), text);
+  assert.ok(!text.includes('Did you try'), text);
+  assert.ok(!text.includes('that worked'), text);
+  const forum = extractHtml(
+    thread((name) => `<div class="comment"><p>Reply by ${name}: ${prose(60, name)}.</p></div>`),
+    'https://forum.example/t/2',
+  ).text;
+  for (const name of NAMES) assert.ok(forum.includes(`Reply by ${name}`), forum);
+});
+
+test("a thread's bare post numbers and vote counts go; an article's figures and a thread's tables keep theirs", () => {
+  const post = (name: string, i: number) => `<div class="post"><span class="post-number">#${i + 1}</span>
+    <div class="votes">${(i + 3) * 7}</div><div>${i + 1}</div><p>Reply by ${name}: ${prose(60, name)}.</p>
+    <table><tr><th>Aperture</th></tr><tr><td>${(i + 1) * 1000}</td></tr></table></div>`;
+  const forum = extractHtml(thread(post), 'https://forum.example/t/3').text;
+  assert.ok(!/^(?:21|28|35|42)$/m.test(forum), forum);
+  assert.ok(forum.includes('4000'), forum);
+  const article = extractHtml(
+    thread(post, '<meta property="og:type" content="article">'),
+    'https://news.example/a',
+  ).text;
+  assert.ok(/^28$/m.test(article), article);
+});
+
+test("a reply's marked quote of an earlier post goes; a bare pull quote and a post that is a blockquote stay", () => {
+  const quoting = thread(
+    (name, i) => `<div class="post"><span class="author">${name}</span><div class="body">
+      ${i > 0 ? `<blockquote class="quote"><div>${NAMES[i - 1]} said:</div>Quoted words from ${NAMES[i - 1]}</blockquote>` : ''}
+      <p>Reply by ${name}: ${prose(60, name)}.</p></div></div>`,
+  );
+  const text = extractHtml(quoting, 'https://forum.example/t/4').text;
+  for (const name of NAMES) assert.ok(text.includes(`Reply by ${name}`), text);
+  assert.ok(!text.includes('Quoted words'), text);
+  const cited = extractHtml(
+    quoting.replace(/ class="quote"><div>(\w+) said:<\/div>/g, '><cite>$1</cite>'),
+    'https://f.example/t/6',
+  );
+  assert.ok(!cited.text.includes('Quoted words'), cited.text);
+  const pulled = extractHtml(quoting.replace(/ class="quote"/g, ''), 'https://forum.example/t/7').text;
+  assert.ok(pulled.includes('Quoted words'), pulled);
+  const whole = thread(
+    (name) =>
+      `<div class="post"><span>${name}</span><blockquote>Reply by ${name}: ${prose(60, name)}.</blockquote></div>`,
+  );
+  const posts = extractHtml(whole, 'https://forum.example/t/5').text;
+  for (const name of NAMES) assert.ok(posts.includes(`Reply by ${name}`), posts);
+});
