@@ -1,6 +1,7 @@
 // What is never main content (navigation, page header and footer, sidebars, forms, cookie and consent banners,
 // hidden elements, blocks made mostly of links), and the fuller extraction that keeps everything else: the fallback
 // for pages where Readability finds nothing or only a fraction (docs pages, short pages).
+import { removeFilterPanels } from './filter-panels.js';
 import { holdsMostOfPage } from './page-share.js';
 import { isCommentOnPost } from './comments.js';
 import { pageTypeOf } from './page-type.js';
@@ -240,6 +241,7 @@ export function dropLinkLists(root: Element): void {
 export function extractFullContent(doc: Document, keepHidden = false): Element {
   const body = doc.body;
   removeTeaserSections(body);
+  removeFilterPanels(body);
   const main = doc.querySelector('main, [role="main"]');
   // A <main> without visible text is a loading skeleton (streamed pages fill a hidden copy later): not the content.
   const mainLength = main ? measureText(collectContentText(main)) : 0;

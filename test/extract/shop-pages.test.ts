@@ -76,3 +76,26 @@ test("a thread's similar-threads box goes, its posts stay", () => {
   for (const name of ['alice', 'bob', 'carol']) assert.ok(text.includes(`Post by ${name}`), text);
   assert.ok(!text.includes('Other product number'), text);
 });
+
+test("a listing's filter panel of ticked options goes; cards with colour swatches stay", () => {
+  const option = (name: string) =>
+    `<li><input type="checkbox" id="f-${name}"><label for="f-${name}">${name}</label></li>`;
+  const panel =
+    '<div class="left"><fieldset><legend>Size</legend><ul>' +
+    ['XS', 'S', 'M', 'L', 'XL'].map(option).join('') +
+    '</ul></fieldset><fieldset><legend>Colour</legend><ul>' +
+    ['Black', 'Grey', 'Navy'].map(option).join('') +
+    '</ul></fieldset></div>';
+  const swatch = (i: number, colour: string) => `<input type="radio" name="c${i}" value="${colour}">`;
+  const cards = [1, 2, 3, 4, 5, 6]
+    .map(
+      (i) =>
+        `<div class="tile"><a href="/p/${i}"><img src="/p${i}.jpg" alt=""> Training shirt model ${i}</a>` +
+        `${['red', 'blue', 'green'].map((c) => swatch(i, c)).join('')}<span>$2${i}.00</span></div>`,
+    )
+    .join('');
+  const { text } = extractHtml(sectionsPage(`${panel}<div class="grid">${cards}</div>`), 'https://shop.example/c/1');
+  for (const facet of ['Colour', 'Navy', 'XL']) assert.ok(!text.includes(facet), text);
+  for (const i of [1, 6]) assert.ok(text.includes(`Training shirt model ${i}`), text);
+  assert.ok(text.includes('Feature delta'), text);
+});
