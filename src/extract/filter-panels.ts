@@ -1,6 +1,6 @@
 // A listing's filter panel (facets: sizes, colours, brands, price ranges) is a group of checkboxes or radio buttons,
 // each labelled with a word or two. The inputs go as controls; their labels would stay as a run of short lines.
-import { holdsMostOfPage } from './page-share.js';
+import { compactLength, holdsMostOfPage } from './page-share.js';
 
 const OPTIONS = 'input[type="checkbox"], input[type="radio"]';
 /** Fewer options are a form's consent box or a product's one choice. */
@@ -9,10 +9,6 @@ const MIN_OPTIONS = 5;
 const MAX_TEXT_PER_OPTION = 40;
 /** Facets are labels to tick; a block mostly of links is a menu or a grid, left to the link-list rules. */
 const MAX_LINK_SHARE = 0.5;
-
-function compactLength(text: string | null): number {
-  return (text ?? '').replace(/\s+/g, '').length;
-}
 
 /**
  * Short options without photos, mostly not links: a grid of cards with colour swatches has photos and linked titles,

@@ -2,7 +2,7 @@
 // datelines, author bios, share bars and tag lists, teasers for other pages. Readability keeps them when they share
 // the article's container, and drops class names before we see its result, so the named ones go from the page before
 // it runs; the teaser paragraphs, which carry no telling name, go from its result.
-import { holdsMostOfPage } from './page-share.js';
+import { compactLength, holdsMostOfPage } from './page-share.js';
 import { isCommentOnPost } from './comments.js';
 import { pageTypeOf } from './page-type.js';
 
@@ -15,8 +15,8 @@ interface NoiseKind {
   keptInRepeatedItems?: boolean;
   /** Kept on a forum page (page-type.ts): there the comments are the posts of the thread. */
   keptOnForums?: boolean;
-  /** Read from the class alone: an id of that name is a documentation heading's anchor (`#signature`). */
-  classOnly?: boolean;
+  /** Noise on a forum page only: elsewhere the name means something else (an API's function signature). */
+  onlyOnForums?: boolean;
 }
 
 /** `words` as whole tokens of a class/id list or parts of one: `named(/meta/)` matches `post-meta` and `meta_top`. */
@@ -50,8 +50,9 @@ const NOISE_KINDS: NoiseKind[] = [
   },
   { names: named(/comments?|disqus|respond/), maxText: 3000, keptOnForums: true },
   // A poster's signature under each post, in every forum engine's naming (`signature`, `post-signature`,
-  // `postsignature`, `signaturecontainer`): the same lines repeated under all their posts.
-  { names: /signature/i, maxText: 1500, classOnly: true },
+  // `postsignature`, `signaturecontainer`): the same lines repeated under all their posts. Elsewhere the name marks
+  // code (typedoc's `tsd-signature`, javadoc's `member-signature`) or a form's signature pad.
+  { names: /signature/i, maxText: 1500, onlyOnForums: true },
   {
     names: named(
       /related|recommended|recommendations|more-?stories|read-?more|readmore|also|see-?also|promo|teasers?|trending|popular|most-?read|newsletter|signup|outbrain|taboola|cta/,
@@ -73,10 +74,11 @@ function isNamedNoise(el: Element): boolean {
   if (CONTAINERS.has(el.tagName)) return false;
   const names =
     el.tagName === 'FIGCAPTION' ? 'figcaption' : `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
-  const className = el.getAttribute('class') ?? '';
-  const kind = NOISE_KINDS.find((candidate) => candidate.names.test(candidate.classOnly ? className : names));
+  const kind = NOISE_KINDS.find((candidate) => candidate.names.test(names));
   if (kind === undefined || (el.textContent ?? '').length > kind.maxText || holdsMostOfPage(el)) return false;
-  if (kind.keptOnForums && pageTypeOf(el.ownerDocument) === 'forum' && !isCommentOnPost(el)) return false;
+  const onForum = pageTypeOf(el.ownerDocument) === 'forum';
+  if (kind.onlyOnForums && !onForum) return false;
+  if (kind.keptOnForums && onForum && !isCommentOnPost(el)) return false;
   return !(kind.keptInRepeatedItems && isInRepeatedItem(el));
 }
 
@@ -172,10 +174,6 @@ export function removeNamedNoise(root: Element): void {
       el.remove();
     } else removeNamedNoise(el);
   }
-}
-
-function compactLength(text: string | null): number {
-  return (text ?? '').replace(/\s+/g, '').length;
 }
 
 /** Removes paragraphs and headings that are (almost) all link text: "READ MORE: …", "CLICK HERE TO GET THE APP". */

@@ -1,14 +1,11 @@
 // Pages that render with a script and give readers without one the whole text in a <noscript> (forum engines that
 // serve their posts this way): there the noscript is the page, and everything outside it is a loading screen.
+import { compactLength } from './page-share.js';
 
 /** A noscript with less text than this says "enable JavaScript" or holds a tracking pixel, not the page's content. */
 const MIN_NOSCRIPT_TEXT = 500;
 
 const unwrapped = new WeakSet<Document>();
-
-function compactLength(text: string | null): number {
-  return (text ?? '').replace(/\s+/g, '').length;
-}
 
 /**
  * Unwraps (keeps the children of) each <noscript> in the body that holds more text than the rest of the page: the

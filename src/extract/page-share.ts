@@ -1,5 +1,10 @@
 // How much of its page an element holds: the check every noise rule makes before it drops a wrapper by its name.
 
+/** Characters of text without whitespace: amounts of text compared across markup laid out differently. */
+export function compactLength(text: string | null): number {
+  return (text ?? '').replace(/\s+/g, '').length;
+}
+
 /** A named element holding this share of the page's text wraps the content, whatever its name says. */
 const MOST_OF_PAGE = 0.5;
 const pageTextLengths = new WeakMap<Document, number>();

@@ -1,6 +1,7 @@
 // A thread that does not declare itself (no DiscussionForumPosting, QAPage or Comment markup): phpBB, reddit and many
 // engines serve plain markup. Its shape tells it: a run of sibling posts, each with who wrote it (a link to a member's
 // profile), when (a <time> or a date) and a body of its own text.
+import { compactLength } from './page-share.js';
 
 /** Sibling posts of one tag and first class that make a thread; listings of teasers rarely pass the post test. */
 const MIN_POSTS = 5;
@@ -13,10 +14,6 @@ const MEMBER_LINK = /\/(?:users?|members?|profiles?|u|memberlist\.php|member\.ph
 /** A post's date as text where no <time> marks it: `10:42`, `Mar 3`, `2 days ago`, `2024-03-03`. */
 const DATE_TEXT =
   /\b(?:\d{1,2}:\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}|\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago|\d{4}-\d{2}-\d{2})/i;
-
-function compactLength(text: string | null): number {
-  return (text ?? '').replace(/\s+/g, '').length;
-}
 
 const INERT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
 

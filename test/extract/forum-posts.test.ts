@@ -24,10 +24,13 @@ test("a poster's signature goes from each post, whatever the engine calls it; th
   assert.ok(!text.includes('Proud owner'), text);
 });
 
-test('an id named signature is a heading anchor, not a signature', () => {
+test('outside a forum, a signature is content: a heading anchor, an API function signature', () => {
   const html = `<html><head><title>API</title></head><body><main><h1>Keys</h1><p>${prose(120, 'intro')}.</p>
-    <h2 id="signature">Signature</h2><p>${prose(80, 'sig')}.</p></main></body></html>`;
-  assert.ok(extractHtml(html, 'https://docs.example/keys').text.includes('Signature'));
+    <h2 id="signature">Signature</h2><div class="tsd-signature">rotateKey(id: string, ttl?: number): Key</div>
+    <p>${prose(80, 'sig')}.</p></main></body></html>`;
+  const { text } = extractHtml(html, 'https://docs.example/keys');
+  assert.ok(text.includes('Signature'), text);
+  assert.ok(text.includes('rotateKey(id: string'), text);
 });
 
 test("a question's and its answers' comments go; a forum's comment-named posts stay", () => {
