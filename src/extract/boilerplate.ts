@@ -78,6 +78,8 @@ export function isBoilerplate(el: Element, keepHidden = false): boolean {
   // A <header>/<footer> inside an article is its byline or notes, not the site's chrome.
   if ((tag === 'HEADER' || tag === 'FOOTER') && !el.parentElement?.closest('article, main, [role="main"]')) return true;
   if (tag === 'FORM' && (el.textContent ?? '').length < PAGE_FORM_TEXT) return true;
+  // A form control's label ("Email*", a size or a filter option): the controls themselves are gone already.
+  if (tag === 'LABEL') return true;
   if (!el.hasAttributes()) return false;
   if (!keepHidden) {
     if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;

@@ -76,3 +76,13 @@ test("a thread's similar-threads box goes, its posts stay", () => {
   for (const name of ['alice', 'bob', 'carol']) assert.ok(text.includes(`Post by ${name}`), text);
   assert.ok(!text.includes('Other product number'), text);
 });
+
+test("a form control's label goes with its control", () => {
+  const form = '<div class="picker"><label for="size">Choose your size here</label><select id="size"></select></div>';
+  const { text } = extractHtml(
+    sectionsPage(form + '<p>Machine washable at thirty degrees.</p>'),
+    'https://shop.example/p/3',
+  );
+  assert.ok(!text.includes('Choose your size'), text);
+  assert.ok(text.includes('Machine washable'), text);
+});
