@@ -35,6 +35,11 @@ const NON_CONTENT_NAMES =
   /(?:^|\s)(?:cookies?|consent|gdpr|newsletter|subscribe|share|sharing|social|sidebar|advert|advertisement|ads?|sponsor(?:ed)?|banner|popup|modal|breadcrumbs?|skip|navbar|nav|navigation|menu|masthead|header|footer|related)(?:$|[-_\s])/i;
 /** Comment sections are chrome on an article and the content itself on a forum thread (page-type.ts). */
 const COMMENT_NAMES = /(?:^|\s)comments?(?:$|[-_\s])/i;
+/**
+ * Customer reviews and ratings are chrome on a product page (page-type.ts): the content is the product's description
+ * and specifications. On a service page the same names hold testimonials, which are content.
+ */
+const REVIEW_NAMES = /(?:^|[\s_-])(?:reviews?|ratings?)(?:$|[\s_-])/i;
 const CONTENT_NAMES = /(?:^|\s)(?:article|content|main|post|entry|body|story)(?:$|[-_\s])/i;
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 /**
@@ -92,6 +97,7 @@ export function isBoilerplate(el: Element, keepHidden = false): boolean {
   if (role && NON_CONTENT_ROLES.test(role)) return true;
   if (tag === 'BODY' || tag === 'MAIN' || tag === 'ARTICLE') return false;
   const names = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`;
+  if (REVIEW_NAMES.test(names) && pageTypeOf(el.ownerDocument) === 'product' && !holdsMostOfPage(el)) return true;
   return (
     (NON_CONTENT_NAMES.test(names) || (COMMENT_NAMES.test(names) && pageTypeOf(el.ownerDocument) !== 'forum')) &&
     !CONTENT_NAMES.test(names) &&

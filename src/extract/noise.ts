@@ -14,6 +14,8 @@ interface NoiseKind {
   keptInRepeatedItems?: boolean;
   /** Kept on a forum page (page-type.ts): there the comments are the posts of the thread. */
   keptOnForums?: boolean;
+  /** Removed only on a product page (page-type.ts): elsewhere the names hold content (testimonials, a review). */
+  onlyOnProducts?: boolean;
 }
 
 /** `words` as whole tokens of a class/id list or parts of one: `named(/meta/)` matches `post-meta` and `meta_top`. */
@@ -46,6 +48,8 @@ const NOISE_KINDS: NoiseKind[] = [
     maxText: 3000,
   },
   { names: named(/comments?|disqus|respond/), maxText: 3000, keptOnForums: true },
+  // A product's reviews are as long as its buyers make them: no limit but the half of the page that holds the content.
+  { names: named(/reviews?|ratings?/), maxText: Infinity, onlyOnProducts: true },
   {
     names: named(
       /related|recommended|recommendations|more-?stories|read-?more|readmore|also|see-?also|promo|teasers?|trending|popular|most-?read|newsletter|signup|outbrain|taboola|cta/,
@@ -70,6 +74,7 @@ function isNamedNoise(el: Element): boolean {
   const kind = NOISE_KINDS.find((candidate) => candidate.names.test(names));
   if (kind === undefined || (el.textContent ?? '').length > kind.maxText || holdsMostOfPage(el)) return false;
   if (kind.keptOnForums && pageTypeOf(el.ownerDocument) === 'forum') return false;
+  if (kind.onlyOnProducts && pageTypeOf(el.ownerDocument) !== 'product') return false;
   return !(kind.keptInRepeatedItems && isInRepeatedItem(el));
 }
 
