@@ -150,8 +150,9 @@ function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false,
       }
       // A grid of cards (products, courses, events) is mostly link text and is the content of a listing: kept whole,
       // and its links count as text, so the containers around it are not taken for link lists either. An article's
-      // grids are teasers for other stories.
-      const grid = dropLinkLists && pageTypeOf(el.ownerDocument) !== 'article' && isCardGrid(el);
+      // grids are teasers for other stories, a product's for other products.
+      const type = pageTypeOf(el.ownerDocument);
+      const grid = dropLinkLists && type !== 'article' && type !== 'product' && isCardGrid(el);
       const child = pruneBoilerplate(el, dropLinkLists && !grid, inLink || el.tagName === 'A', keepHidden);
       if (grid) child.link = 0;
       if (

@@ -113,3 +113,19 @@ test("a declared product's short specification lines at the edge of Readability'
   const undeclared = extractHtml(html.replace(PRODUCT_LD, ''), 'https://shop.example/p/5').text;
   assert.ok(!undeclared.includes('Capacity: 25 litres'), undeclared);
 });
+
+test("a declared product's grid of cards is other products' teasers; an undeclared page keeps its grid", () => {
+  const cards = [0, 1, 2, 3, 4, 5].map(
+    (i) =>
+      `<li class="card"><a href="/p/${i}"><h3>Other product number ${i} in oiled oak</h3><span>$${i}9.00</span></a></li>`,
+  );
+  const grid = `<ul class="grid">${cards.join('')}</ul>`;
+  const product = extractHtml(
+    sectionsPage(grid).replace('</head>', `${PRODUCT_LD}</head>`),
+    'https://shop.example/p/6',
+  );
+  assert.ok(!product.text.includes('Other product number'), product.text);
+  assert.ok(product.text.includes('Feature delta'), product.text);
+  const catalogue = extractHtml(sectionsPage(grid), 'https://shop.example/c/1');
+  assert.ok(catalogue.text.includes('Other product number 5'), catalogue.text);
+});
