@@ -37,6 +37,11 @@ const NON_CONTENT_NAMES =
   /(?:^|\s)(?:cookies?|consent|gdpr|newsletter|subscribe|share|sharing|social|sidebar|advert|advertisement|ads?|sponsor(?:ed)?|banner|popup|modal|breadcrumbs?|skip|navbar|nav|navigation|menu|masthead|header|footer|related)(?:$|[-_\s])/i;
 /** Comment sections are chrome on an article and the content itself on a forum thread (page-type.ts). */
 const COMMENT_NAMES = /(?:^|\s)comments?(?:$|[-_\s])/i;
+/**
+ * Customer reviews and ratings are chrome on a product page (page-type.ts): the content is the product's description
+ * and specifications. On a service page the same names hold testimonials, which are content.
+ */
+const REVIEW_NAMES = /(?:^|[\s_-])(?:reviews?|ratings?)(?:$|[\s_-])/i;
 const CONTENT_NAMES = /(?:^|\s)(?:article|content|main|post|entry|body|story)(?:$|[-_\s])/i;
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 /**
@@ -80,6 +85,8 @@ export function isBoilerplate(el: Element, keepHidden = false): boolean {
   // A <header>/<footer> inside an article is its byline or notes, not the site's chrome.
   if ((tag === 'HEADER' || tag === 'FOOTER') && !el.parentElement?.closest('article, main, [role="main"]')) return true;
   if (tag === 'FORM' && (el.textContent ?? '').length < PAGE_FORM_TEXT) return true;
+  // A form control's label ("Email*", a size or a filter option): the controls themselves are gone already.
+  if (tag === 'LABEL') return true;
   if (!el.hasAttributes()) return false;
   if (!keepHidden) {
     if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
@@ -92,6 +99,7 @@ export function isBoilerplate(el: Element, keepHidden = false): boolean {
   if (role && NON_CONTENT_ROLES.test(role)) return true;
   if (tag === 'BODY' || tag === 'MAIN' || tag === 'ARTICLE') return false;
   const names = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`;
+  if (REVIEW_NAMES.test(names) && pageTypeOf(el.ownerDocument) === 'product' && !holdsMostOfPage(el)) return true;
   return (
     (NON_CONTENT_NAMES.test(names) ||
       (COMMENT_NAMES.test(names) && (pageTypeOf(el.ownerDocument) !== 'forum' || isCommentOnPost(el)))) &&
@@ -145,8 +153,9 @@ function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false,
       }
       // A grid of cards (products, courses, events) is mostly link text and is the content of a listing: kept whole,
       // and its links count as text, so the containers around it are not taken for link lists either. An article's
-      // grids are teasers for other stories.
-      const grid = dropLinkLists && pageTypeOf(el.ownerDocument) !== 'article' && isCardGrid(el);
+      // grids are teasers for other stories, a product's for other products.
+      const type = pageTypeOf(el.ownerDocument);
+      const grid = dropLinkLists && type !== 'article' && type !== 'product' && isCardGrid(el);
       const child = pruneBoilerplate(el, dropLinkLists && !grid, inLink || el.tagName === 'A', keepHidden);
       if (grid) child.link = 0;
       if (

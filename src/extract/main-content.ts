@@ -29,6 +29,7 @@ const MIN_COVERAGE_LONG: Record<PageType, number> = {
   article: 0.3,
   // A thread's posts are siblings, and Readability may keep only the longest one.
   forum: 0.5,
+  product: 0.7,
   other: 0.7,
 };
 const MIN_COVERAGE_SHORT = 0.4;
@@ -126,6 +127,8 @@ export function findMainContent(html: string, doc: Document): MainContent {
     // Teaser lists and link paragraphs are an article's noise. On a page that declares no article (a service page, a
     // catalogue, documentation) the links Readability kept are its content: documents, items, the pages of a manual.
     if (pageTypeOf(doc) === 'other') return { root: article, isLongArticle: true };
+    // A product's specifications are short lines ("Weight: 1 lb"), which the short-edge trimming took for labels.
+    if (pageTypeOf(doc) === 'product') return { root: article, isLongArticle: false };
     const whole = article.cloneNode(true) as Element;
     dropLinkLists(article);
     removeLinkParagraphs(article);

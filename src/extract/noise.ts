@@ -4,7 +4,7 @@
 // it runs; the teaser paragraphs, which carry no telling name, go from its result.
 import { compactLength, holdsMostOfPage } from './page-share.js';
 import { isCommentOnPost } from './comments.js';
-import { pageTypeOf } from './page-type.js';
+import { pageTypeOf, type PageType } from './page-type.js';
 
 interface NoiseKind {
   /** Words of a class or id, matched as a whole token or a part of one between `-` and `_`. */
@@ -15,8 +15,8 @@ interface NoiseKind {
   keptInRepeatedItems?: boolean;
   /** Kept on a forum page (page-type.ts): there the comments are the posts of the thread. */
   keptOnForums?: boolean;
-  /** Noise on a forum page only: elsewhere the name means something else (an API's function signature). */
-  onlyOnForums?: boolean;
+  /** Noise on this type of page only (page-type.ts): elsewhere the name holds content (a code signature, a review). */
+  onlyOn?: PageType;
 }
 
 /** `words` as whole tokens of a class/id list or parts of one: `named(/meta/)` matches `post-meta` and `meta_top`. */
@@ -52,7 +52,9 @@ const NOISE_KINDS: NoiseKind[] = [
   // A poster's signature under each post, in every forum engine's naming (`signature`, `post-signature`,
   // `postsignature`, `signaturecontainer`): the same lines repeated under all their posts. Elsewhere the name marks
   // code (typedoc's `tsd-signature`, javadoc's `member-signature`) or a form's signature pad.
-  { names: /signature/i, maxText: 1500, onlyOnForums: true },
+  { names: /signature/i, maxText: 1500, onlyOn: 'forum' },
+  // A product's reviews are as long as its buyers make them: no limit but the half of the page that holds the content.
+  { names: named(/reviews?|ratings?/), maxText: Infinity, onlyOn: 'product' },
   {
     names: named(
       /related|recommended|recommendations|more-?stories|read-?more|readmore|also|see-?also|promo|teasers?|trending|popular|most-?read|newsletter|signup|outbrain|taboola|cta/,
@@ -76,9 +78,9 @@ function isNamedNoise(el: Element): boolean {
     el.tagName === 'FIGCAPTION' ? 'figcaption' : `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
   const kind = NOISE_KINDS.find((candidate) => candidate.names.test(names));
   if (kind === undefined || (el.textContent ?? '').length > kind.maxText || holdsMostOfPage(el)) return false;
-  const onForum = pageTypeOf(el.ownerDocument) === 'forum';
-  if (kind.onlyOnForums && !onForum) return false;
-  if (kind.keptOnForums && onForum && !isCommentOnPost(el)) return false;
+  const pageType = pageTypeOf(el.ownerDocument);
+  if (kind.onlyOn !== undefined && pageType !== kind.onlyOn) return false;
+  if (kind.keptOnForums && pageType === 'forum' && !isCommentOnPost(el)) return false;
   return !(kind.keptInRepeatedItems && isInRepeatedItem(el));
 }
 

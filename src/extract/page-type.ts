@@ -1,14 +1,18 @@
 // What kind of page this is, from what it says about itself: the extraction profile switches on it (a forum thread
 // keeps every post, where an article's comment section goes; a page that does not call itself an article keeps its
-// grids of cards). Only the kinds whose profile differs are told apart.
+// grids of cards; a product page loses its reviews). Only the kinds whose profile differs are told apart.
 import { readJsonLdTypes } from './jsonld.js';
 import { hasThreadShape } from './thread-shape.js';
 
-export type PageType = 'article' | 'forum' | 'other';
+export type PageType = 'article' | 'forum' | 'product' | 'other';
 
 /** schema.org types that only a discussion declares: a thread, a question with its answers, a comment. */
 const FORUM_TYPES = /^(?:DiscussionForumPosting|QAPage)$/;
 const FORUM_ITEMTYPES = /schema\.org\/(?:DiscussionForumPosting|QAPage|Comment)\b/i;
+/** schema.org types of one item for sale (a catalogue lists its items inside an ItemList, not at the top level). */
+const PRODUCT_TYPES = /^(?:Product|ProductGroup|IndividualProduct)$/;
+const PRODUCT_ITEMTYPE = /schema\.org\/Product\b/i;
+const PRODUCT_OG_TYPES = /^(?:og:)?product(?:\.item)?$/;
 /** schema.org types of a news story or a blog post. */
 const ARTICLE_TYPES = /^(?:News|Blog|Report|Tech|Scholarly)?(?:Article|Posting)$/;
 
@@ -22,10 +26,20 @@ export function detectPageType(doc: Document, jsonLd: readonly string[]): PageTy
     if (FORUM_ITEMTYPES.test(el.getAttribute('itemtype') ?? '')) return 'forum';
   }
   if (types.some((type) => ARTICLE_TYPES.test(type))) return 'article';
-  const ogType = doc.querySelector('meta[property="og:type"]')?.getAttribute('content');
-  if (ogType?.trim().toLowerCase() === 'article') return 'article';
+  const ogType = doc.querySelector('meta[property="og:type"]')?.getAttribute('content')?.trim().toLowerCase() ?? '';
+  if (ogType === 'article') return 'article';
+  if (declaresProduct(doc, types, ogType)) return 'product';
   // A thread that declares nothing shows it by its shape: a run of posts, each with its author and date.
   return hasThreadShape(doc) ? 'forum' : 'other';
+}
+
+/** One item for sale: a top-level JSON-LD Product, one microdata Product (a catalogue has many), og:type product. */
+function declaresProduct(doc: Document, types: string[], ogType: string): boolean {
+  if (types.some((type) => PRODUCT_TYPES.test(type)) || PRODUCT_OG_TYPES.test(ogType)) return true;
+  let items = 0;
+  for (const el of doc.querySelectorAll('[itemtype]'))
+    if (PRODUCT_ITEMTYPE.test(el.getAttribute('itemtype') ?? '')) items++;
+  return items === 1;
 }
 
 /** Tags a document (and a re-parse of the same page) with its page's type, for the rules that depend on it. */

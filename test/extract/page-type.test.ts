@@ -28,7 +28,13 @@ test('the page type comes from JSON-LD, microdata and og:type', () => {
   assert.equal(typeOf('', '<div itemscope itemtype="https://schema.org/Comment">hi</div>'), 'forum');
   assert.equal(typeOf('', '', ['{"@type":"NewsArticle"}']), 'article');
   assert.equal(typeOf('<meta property="og:type" content="article">'), 'article');
-  assert.equal(typeOf('', '', ['{"@type":"Product"}', '{"@type":"FAQPage"}']), 'other');
+  assert.equal(typeOf('', '', ['{"@type":"Product"}', '{"@type":"FAQPage"}']), 'product');
+  assert.equal(typeOf('<meta property="og:type" content="product">'), 'product');
+  const item = '<div itemscope itemtype="https://schema.org/Product">x</div>';
+  assert.equal(typeOf('', item), 'product');
+  // A catalogue: many microdata products, or its products inside an ItemList.
+  assert.equal(typeOf('', item + item), 'other');
+  assert.equal(typeOf('', '', ['{"@type":"ItemList","itemListElement":[{"@type":"Product"}]}']), 'other');
 });
 
 test('a forum thread keeps every comment-named post with its author; an article drops its comment section', () => {

@@ -99,3 +99,56 @@ test("a listing's filter panel of ticked options goes; cards with colour swatche
   for (const i of [1, 6]) assert.ok(text.includes(`Training shirt model ${i}`), text);
   assert.ok(text.includes('Feature delta'), text);
 });
+
+test("a form control's label goes with its control", () => {
+  const form = '<div class="picker"><label for="size">Choose your size here</label><select id="size"></select></div>';
+  const { text } = extractHtml(
+    sectionsPage(form + '<p>Machine washable at thirty degrees.</p>'),
+    'https://shop.example/p/3',
+  );
+  assert.ok(!text.includes('Choose your size'), text);
+  assert.ok(text.includes('Machine washable'), text);
+});
+
+const PRODUCT_LD = '<script type="application/ld+json">{"@type":"Product","name":"Trail pack"}</script>';
+
+test("a declared product's review section goes; an undeclared page's testimonials stay", () => {
+  const reviews =
+    '<div id="customer-reviews"><h2>Reviews</h2>' +
+    ['ann', 'ben', 'cal'].map((name) => `<p>Review by ${name}: ${prose(25, name)}.</p>`).join('') +
+    '</div>';
+  const product = extractHtml(
+    sectionsPage(reviews).replace('</head>', `${PRODUCT_LD}</head>`),
+    'https://shop.example/p/4',
+  );
+  assert.ok(!product.text.includes('Review by ann'), product.text);
+  assert.ok(product.text.includes('Feature delta'), product.text);
+  const service = extractHtml(sectionsPage(reviews), 'https://agency.example/services');
+  assert.ok(service.text.includes('Review by ann'), service.text);
+});
+
+test("a declared product's short specification lines at the edge of Readability's pick stay", () => {
+  const specs = ['Weight: 1 lb 13 oz', 'Capacity: 25 litres', 'Frame: HDPE sheet'].map((l) => `<p>${l}</p>`).join('');
+  const body = `<div class="product"><h1>Trail pack</h1><p>${prose(120, 'about')}.</p><p>${prose(80, 'more')}.</p>${specs}</div>`;
+  const html = `<html><head><title>Trail pack</title>${PRODUCT_LD}</head><body>${body}</body></html>`;
+  const { text } = extractHtml(html, 'https://shop.example/p/5');
+  assert.ok(text.includes('Capacity: 25 litres'), text);
+  const undeclared = extractHtml(html.replace(PRODUCT_LD, ''), 'https://shop.example/p/5').text;
+  assert.ok(!undeclared.includes('Capacity: 25 litres'), undeclared);
+});
+
+test("a declared product's grid of cards is other products' teasers; an undeclared page keeps its grid", () => {
+  const cards = [0, 1, 2, 3, 4, 5].map(
+    (i) =>
+      `<li class="card"><a href="/p/${i}"><h3>Other product number ${i} in oiled oak</h3><span>$${i}9.00</span></a></li>`,
+  );
+  const grid = `<ul class="grid">${cards.join('')}</ul>`;
+  const product = extractHtml(
+    sectionsPage(grid).replace('</head>', `${PRODUCT_LD}</head>`),
+    'https://shop.example/p/6',
+  );
+  assert.ok(!product.text.includes('Other product number'), product.text);
+  assert.ok(product.text.includes('Feature delta'), product.text);
+  const catalogue = extractHtml(sectionsPage(grid), 'https://shop.example/c/1');
+  assert.ok(catalogue.text.includes('Other product number 5'), catalogue.text);
+});
