@@ -7,6 +7,7 @@ import { findMainContent } from './main-content.js';
 import { dropEmptyListItems, trimShortEdges } from './edges.js';
 import { convertToMarkdown, prependTitle, resolveMarkdownUrls, tidyMarkdown } from './markdown.js';
 import { decodeEntities } from './inline.js';
+import { missingProductDescription } from './product-description.js';
 import { detectPageType, setPageType, type PageType } from './page-type.js';
 import { NO_DETAILS, readMetadata, type PageDetails, type PageMetadata } from './metadata.js';
 import { assertNestingDepth, normaliseHtml, parseDocument, stripInertMarkup } from './parse.js';
@@ -86,6 +87,9 @@ export function extractHtml(html: string, pageUrl: string): ExtractedContent {
     const converted = dropEmptyListItems(convertToMarkdown(root.innerHTML));
     let body = isLongArticle ? trimShortEdges(converted) : converted;
     if (body.length < TOO_LITTLE) body = fullerBody(source, metadata.baseUrl, body, pageType);
+    // A product whose description the body lacks (a script renders it, a closed drawer holds it) gets its JSON-LD copy.
+    const description = pageType === 'product' ? missingProductDescription(jsonLd, body) : null;
+    if (description) body = `${description}\n\n${body}`;
     return {
       title: metadata.title,
       description: metadata.description,

@@ -115,3 +115,14 @@ export function readJsonLd(blocks: readonly string[]): JsonLdFacts {
     image: first((node) => imageUrl(node.image) ?? imageUrl(node.primaryImageOfPage) ?? asString(node.thumbnailUrl)),
   };
 }
+
+/** schema.org types of one item for sale, as page-type.ts tells a product page. */
+const PRODUCT_NODE = /^(?:Product|ProductGroup|IndividualProduct)$/;
+
+/** The description of the page's first JSON-LD product (raw: it may hold HTML and entities), if it has one. */
+export function readProductDescription(blocks: readonly string[]): string | null {
+  const nodes: Node[] = [];
+  for (const block of blocks) collectNodes(parseBlock(block), nodes);
+  const product = nodes.find((node) => typesOf(node).some((type) => PRODUCT_NODE.test(type)));
+  return product ? asString(product.description) : null;
+}

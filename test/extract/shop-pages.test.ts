@@ -152,3 +152,18 @@ test("a declared product's grid of cards is other products' teasers; an undeclar
   const catalogue = extractHtml(sectionsPage(grid), 'https://shop.example/c/1');
   assert.ok(catalogue.text.includes('Other product number 5'), catalogue.text);
 });
+
+test('a declared product whose body lacks its description gets the JSON-LD copy; one that has it, not twice', () => {
+  const description = `Hand-stitched &lt;b&gt;waxed canvas&lt;/b&gt; pack. ${prose(30, 'canvas')}.`;
+  const ld = `<script type="application/ld+json">{"@type":"Product","name":"Trail pack","description":"${description}"}</script>`;
+  const page = sectionsPage('<p>Ships in two days.</p>').replace('</head>', `${ld}</head>`);
+  const { text } = extractHtml(page, 'https://shop.example/p/7');
+  assert.ok(text.includes('Hand-stitched waxed canvas pack.'), text);
+  assert.ok(!text.includes('<b>'), text);
+  assert.ok(text.includes('Feature delta'), text);
+  const shown = sectionsPage(`<p>Hand-stitched waxed canvas pack. ${prose(30, 'canvas')}.</p>`);
+  const once = extractHtml(shown.replace('</head>', `${ld}</head>`), 'https://shop.example/p/7').text;
+  assert.equal(once.split('Hand-stitched').length, 2, once);
+  const undeclared = extractHtml(page.replace('"@type":"Product"', '"@type":"Thing"'), 'https://shop.example/p/7');
+  assert.ok(!undeclared.text.includes('Hand-stitched'), undeclared.text);
+});
