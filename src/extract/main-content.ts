@@ -3,6 +3,7 @@
 import { Readability } from '@mozilla/readability';
 import { collectContentText, dropLinkLists, extractFullContent, measureText } from './boilerplate.js';
 import { prepareCodeBlocks } from './code-language.js';
+import { showCollapsedPanels } from './disclosures.js';
 import { unnameDataTables } from './data-tables.js';
 import { parseDocument } from './parse.js';
 import { removeLinkParagraphs, removeNamedNoise } from './noise.js';
@@ -113,6 +114,7 @@ export function findMainContent(html: string, doc: Document): MainContent {
     showCodeTabPanels(doc.body);
   }
   removeTeaserSections(doc.body);
+  showCollapsedPanels(doc.body);
   const pageText = collectContentText(doc.body);
   // A body of bare text has no candidate for Readability, which then retries four times, re-parsing the page each time.
   // A noscript copy of the page is its content already (noscript.ts).
@@ -142,6 +144,7 @@ export function findMainContent(html: string, doc: Document): MainContent {
   const fresh = runsReadability ? parseDocument(html) : doc;
   setPageType(fresh, pageTypeOf(doc));
   if (hasCode && runsReadability) prepareCodeBlocks(fresh);
+  if (runsReadability) showCollapsedPanels(fresh.body);
   // A thread's page minus boilerplate loses the named noise (pagination, tag lists) Readability's route loses too. On
   // other page types the same cost products and service pages 0.01-0.02 F1 on WCXB: there those names catch content.
   if (runsReadability && pageTypeOf(doc) === 'forum') removeNamedNoise(fresh.body);

@@ -167,3 +167,15 @@ test('a declared product whose body lacks its description gets the JSON-LD copy;
   const undeclared = extractHtml(page.replace('"@type":"Product"', '"@type":"Thing"'), 'https://shop.example/p/7');
   assert.ok(!undeclared.text.includes('Hand-stitched'), undeclared.text);
 });
+
+test("a collapsed accordion's panel of prose is kept; a menu's closed dropdown is not", () => {
+  const accordion =
+    '<div class="faq"><h3><button aria-expanded="false" aria-controls="faq-1">How is the pack sized?</button></h3>' +
+    '<div id="faq-1" aria-hidden="true"><p>Measure your torso from the base of the neck to the hip bones.</p></div></div>';
+  const menu =
+    '<div><button aria-expanded="false" aria-controls="menu-1">Shop</button><div id="menu-1" hidden>' +
+    '<a href="/a">Tents and shelters</a> <a href="/b">Sleeping bags</a></div></div>';
+  const { text } = extractHtml(sectionsPage(accordion + menu), 'https://shop.example/c/3');
+  assert.ok(text.includes('Measure your torso'), text);
+  assert.ok(!text.includes('Sleeping bags'), text);
+});

@@ -1,0 +1,34 @@
+// Collapsed disclosures (accordions: a product's details, a category's buying guide, an FAQ): the reader opens each
+// with a click, so their text is the page's content, but a closed panel is hidden (`hidden`, `aria-hidden`,
+// `display: none`) and the hidden-element rules dropped it. Only panels a control names as the WAI-ARIA disclosure
+// pattern has it (`aria-expanded="false"` and `aria-controls`), and only panels of prose: a menu's dropdown is links.
+
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:;|$)/gi;
+/** Above this share of link text a panel is a menu's dropdown, not a disclosure of content. */
+const MAX_LINK_SHARE = 0.5;
+/** Controls inside these are the page's chrome (a mega menu, a header's account panel). */
+const CHROME = 'nav, header, footer, [role="navigation"], [role="menu"], [role="menubar"]';
+
+function linkShare(el: Element): number {
+  const all = (el.textContent ?? '').replace(/\s+/g, '').length;
+  if (all === 0) return 1;
+  let links = 0;
+  for (const a of el.querySelectorAll('a')) links += (a.textContent ?? '').replace(/\s+/g, '').length;
+  return links / all;
+}
+
+/** Shows the closed panels under root that a collapsed control names and that hold prose. */
+export function showCollapsedPanels(root: Element): void {
+  const doc = root.ownerDocument;
+  for (const control of root.querySelectorAll('[aria-expanded="false"][aria-controls]')) {
+    if (control.closest(CHROME)) continue;
+    for (const id of (control.getAttribute('aria-controls') ?? '').split(/\s+/)) {
+      const panel = id ? doc.getElementById(id) : null;
+      if (!panel || panel.closest(CHROME) || linkShare(panel) > MAX_LINK_SHARE) continue;
+      panel.removeAttribute('hidden');
+      if (panel.getAttribute('aria-hidden') === 'true') panel.removeAttribute('aria-hidden');
+      const style = panel.getAttribute('style');
+      if (style) panel.setAttribute('style', style.replace(HIDDEN_STYLE, ';'));
+    }
+  }
+}
