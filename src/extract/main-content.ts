@@ -133,8 +133,12 @@ export interface MainContent {
   isLongArticle: boolean;
 }
 
-/** `doc` must be the parse of `html` (normalised); Readability changes it, so the fallback parses `html` again. */
-export function findMainContent(html: string, doc: Document): MainContent {
+/**
+ * `doc` must be the parse of `html` (normalised); Readability changes it, so the fallback parses `html` again.
+ * `landing`: a declared article built like a landing page (landing.ts), whose pick must cover as much as on a page
+ * that declares nothing.
+ */
+export function findMainContent(html: string, doc: Document, landing = false): MainContent {
   // Most pages have no <pre>: testing the string is cheaper than walking the DOM for one.
   const hasCode = /<pre[\s>]/i.test(html);
   if (hasCode) {
@@ -152,7 +156,7 @@ export function findMainContent(html: string, doc: Document): MainContent {
   }
   const article = runsReadability ? runReadability(doc) : null;
   const { verdict, length } = article
-    ? judgeArticle(pageText, article, pageTypeOf(doc))
+    ? judgeArticle(pageText, article, landing ? 'other' : pageTypeOf(doc))
     : { verdict: 'rejected', length: 0 };
   if (article && verdict === 'long') {
     // Teaser lists and link paragraphs are an article's noise. On a page that declares no article (a service page, a
