@@ -238,6 +238,20 @@ function isCardGrid(el: Element): boolean {
   return cards >= CARD_SHARE * repeats;
 }
 
+/**
+ * Whether root holds a grid of cards that describe their items (a course, a programme: a title and a sentence or two),
+ * not just name them (a shop's tiles: a name and a price).
+ */
+export function holdsDescribedCards(root: Element, minMeanText: number): boolean {
+  for (const el of [root, ...root.querySelectorAll('*')]) {
+    if (!isCardGrid(el)) continue;
+    let total = 0;
+    for (const child of el.children) total += (child.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+    if (total / el.children.length >= minMeanText) return true;
+  }
+  return false;
+}
+
 /** Removes containers that are mostly links (teaser lists, tag clouds, menus) from an article. */
 export function dropLinkLists(root: Element): void {
   pruneBoilerplate(root, true);

@@ -3,6 +3,7 @@
 import { extractFullContent } from './boilerplate.js';
 import { cleanContent } from './clean.js';
 import { markdownToDocument, type DocumentBlock, type MarkdownDocument } from './document.js';
+import { looksLikeLandingPage } from './landing.js';
 import { findMainContent } from './main-content.js';
 import { dropEmptyListItems, trimShortEdges } from './edges.js';
 import { convertToMarkdown, prependTitle, resolveMarkdownUrls, tidyMarkdown } from './markdown.js';
@@ -82,7 +83,8 @@ export function extractHtml(html: string, pageUrl: string): ExtractedContent {
     assertNestingDepth(doc);
     const pageType = detectPageType(doc, jsonLd);
     setPageType(doc, pageType);
-    const { root, isLongArticle } = findMainContent(source, doc);
+    const landing = pageType === 'article' && looksLikeLandingPage(doc);
+    const { root, isLongArticle } = findMainContent(source, doc, landing);
     cleanContent(root, metadata.baseUrl);
     const converted = dropEmptyListItems(convertToMarkdown(root.innerHTML));
     let body = isLongArticle ? trimShortEdges(converted) : converted;

@@ -1,7 +1,13 @@
 // Finds the main content: Readability first; the page minus boilerplate when Readability finds nothing or misses most
 // of the page's text (docs pages split in sections, short pages that are all content).
 import { Readability } from '@mozilla/readability';
-import { collectContentText, dropLinkLists, extractFullContent, measureText } from './boilerplate.js';
+import {
+  collectContentText,
+  dropLinkLists,
+  extractFullContent,
+  holdsDescribedCards,
+  measureText,
+} from './boilerplate.js';
 import { prepareCodeBlocks } from './code-language.js';
 import { showCollapsedPanels } from './disclosures.js';
 import { unnameDataTables } from './data-tables.js';
@@ -46,6 +52,11 @@ const MAX_LINK_LIST_SHARE = 0.5;
  * page that does not declare an article: a listing whose cards Readability dropped. Less is the same text and chrome.
  */
 const FULLER_SHORT = 2;
+/**
+ * Mean text of a grid's cards (links included) that says they describe their items, not just name them: a course's
+ * title and a sentence against a shop tile's name and price.
+ */
+const DESCRIBED_CARD_TEXT = 60;
 
 function textLength(el: Element): number {
   return (el.textContent ?? '').length;
@@ -85,14 +96,32 @@ function compareText(pageText: string[], article: Element): { coverage: number; 
  * renames tags (a <footer> becomes a <div>), so its output can hold boilerplate that the page's measure left out; on
  * a short page that boilerplate is a large part of the result, so a short pick must also be mostly page content.
  */
-function judgeArticle(pageText: string[], article: Element, pageType: PageType): 'long' | 'short' | 'rejected' {
+function judgeArticle(
+  pageText: string[],
+  article: Element,
+  pageType: PageType,
+): { verdict: 'long' | 'short' | 'rejected'; length: number } {
   const { coverage, purity, length } = compareText(pageText, article);
   const kept =
     length >= LONG_ARTICLE
       ? coverage >= MIN_COVERAGE_LONG[pageType]
       : coverage >= MIN_COVERAGE_SHORT && purity >= MIN_PURITY_SHORT;
-  if (!kept) return 'rejected';
-  return length >= PRUNABLE_ARTICLE ? 'long' : 'short';
+  if (!kept) return { verdict: 'rejected', length };
+  return { verdict: length >= PRUNABLE_ARTICLE ? 'long' : 'short', length };
+}
+
+/**
+ * A pick of 500-1,000 characters on a page that declares nothing may be a listing's intro, its cards cleaned away as
+ * link-dense; when the page minus boilerplate says twice as much and holds a grid of cards that describe their items,
+ * that is the content. Cards that only name their items (a shop's tiles beside a category's intro) are not.
+ */
+function listingBehindIntro(html: string, doc: Document, article: Element): Element | null {
+  const fresh = parseDocument(html);
+  setPageType(fresh, pageTypeOf(doc));
+  if (/<pre[\s>]/i.test(html)) prepareCodeBlocks(fresh);
+  const full = extractFullContent(fresh);
+  if (textLength(full) < FULLER_SHORT * textLength(article)) return null;
+  return holdsDescribedCards(full, DESCRIBED_CARD_TEXT) ? full : null;
 }
 
 export interface MainContent {
@@ -105,8 +134,12 @@ export interface MainContent {
   isLongArticle: boolean;
 }
 
-/** `doc` must be the parse of `html` (normalised); Readability changes it, so the fallback parses `html` again. */
-export function findMainContent(html: string, doc: Document): MainContent {
+/**
+ * `doc` must be the parse of `html` (normalised); Readability changes it, so the fallback parses `html` again.
+ * `landing`: a declared article built like a landing page (landing.ts), whose pick must cover as much as on a page
+ * that declares nothing.
+ */
+export function findMainContent(html: string, doc: Document, landing = false): MainContent {
   // Most pages have no <pre>: testing the string is cheaper than walking the DOM for one.
   const hasCode = /<pre[\s>]/i.test(html);
   if (hasCode) {
@@ -124,11 +157,16 @@ export function findMainContent(html: string, doc: Document): MainContent {
     unnameDataTables(doc.body);
   }
   const article = runsReadability ? runReadability(doc) : null;
-  const verdict = article ? judgeArticle(pageText, article, pageTypeOf(doc)) : 'rejected';
+  const { verdict, length } = article
+    ? judgeArticle(pageText, article, landing ? 'other' : pageTypeOf(doc))
+    : { verdict: 'rejected', length: 0 };
   if (article && verdict === 'long') {
     // Teaser lists and link paragraphs are an article's noise. On a page that declares no article (a service page, a
     // catalogue, documentation) the links Readability kept are its content: documents, items, the pages of a manual.
-    if (pageTypeOf(doc) === 'other') return { root: article, isLongArticle: true };
+    if (pageTypeOf(doc) === 'other') {
+      const listing = length < LONG_ARTICLE ? listingBehindIntro(html, doc, article) : null;
+      return listing ? { root: listing, isLongArticle: false } : { root: article, isLongArticle: true };
+    }
     // A product's specifications are short lines ("Weight: 1 lb"), which the short-edge trimming took for labels.
     if (pageTypeOf(doc) === 'product') return { root: article, isLongArticle: false };
     const whole = article.cloneNode(true) as Element;

@@ -49,3 +49,33 @@ test('a data table whose class reads as chrome to Readability is kept', () => {
   const { text } = extractHtml(articlePage(intro + table), PAGE_URL);
   assert.ok(text.includes('Laureate 11'), text);
 });
+
+/** A catalogue: a short intro, then cards that are each one link holding a title and a sentence about the course. */
+function catalogue(description: (i: number) => string): string {
+  const cards = Array.from(
+    { length: 8 },
+    (_, i) =>
+      `<div class="card"><a href="/courses/${i}"><h3>Course ${i} in bridge building</h3>` +
+      `<p>${description(i)}</p></a></div>`,
+  );
+  const intro = [1, 2, 3, 4].map(paragraph).join('');
+  return articlePage(`${intro}</article><div class="grid">${cards.join('')}</div><article>`);
+}
+
+const describeCourse = (i: number) =>
+  `Learn to plan, survey and rebuild stone bridges with practising engineers, part ${i}.`;
+
+test('an intro kept alone on a page that declares nothing gives way to the page with its described cards', () => {
+  const { text } = extractHtml(catalogue(describeCourse), PAGE_URL);
+  assert.ok(text.includes('Paragraph 4 explains'), text);
+  assert.ok(text.includes('rebuild stone bridges with practising engineers, part 7'), text);
+});
+
+test('cards that only name their items do not replace the intro', () => {
+  const { text } = extractHtml(
+    catalogue((i) => `£${10 + i}`),
+    PAGE_URL,
+  );
+  assert.ok(text.includes('Paragraph 4 explains'), text);
+  assert.ok(!text.includes('Course 7 in bridge building'), text);
+});
