@@ -4,6 +4,7 @@ import { extractFullContent } from './boilerplate.js';
 import { cleanContent } from './clean.js';
 import { markdownToDocument, type DocumentBlock, type MarkdownDocument } from './document.js';
 import { findMainContent } from './main-content.js';
+import { removePosterStats } from './noise.js';
 import { dropEmptyListItems, trimShortEdges } from './edges.js';
 import { convertToMarkdown, prependTitle, resolveMarkdownUrls, tidyMarkdown } from './markdown.js';
 import { decodeEntities } from './inline.js';
@@ -82,6 +83,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedContent {
     const pageType = detectPageType(doc, jsonLd);
     setPageType(doc, pageType);
     const { root, isLongArticle } = findMainContent(source, doc);
+    if (pageType === 'forum') removePosterStats(root);
     cleanContent(root, metadata.baseUrl);
     const converted = dropEmptyListItems(convertToMarkdown(root.innerHTML));
     let body = isLongArticle ? trimShortEdges(converted) : converted;

@@ -141,6 +141,17 @@ function isPostCounter(el: Element): boolean {
   );
 }
 
+/** A poster's standing beside each post (phpBB, vBulletin, XenForo): `Posts: 4,032`, `Joined: Dec 2021`. */
+const POSTER_STAT = /^(?:posts|joined|join date|messages|reaction score|location|reputation|points|trophy points)\s*:/i;
+/** A stat line is short; a post that opens with "Location:" goes on past it. */
+const MAX_STAT_TEXT = 80;
+
+/** On a thread, a block that opens with a poster's stat label is their profile's counters, repeated on every post. */
+function isPosterStat(el: Element): boolean {
+  const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return text.length <= MAX_STAT_TEXT && POSTER_STAT.test(text) && el.closest('table, pre, code') === null;
+}
+
 /** A reply's own text beside a quote: more than an attribution line ("Quote", a name) must sit next to it. */
 const REPLY_TEXT = 20;
 
@@ -175,6 +186,19 @@ export function removeNamedNoise(root: Element): void {
       if (el.tagName === 'FIGCAPTION') keepCaptionAsAlt(el);
       el.remove();
     } else removeNamedNoise(el);
+  }
+}
+
+/**
+ * Removes posters' stat lines from a thread's extracted content. Done after the content is found: removed before
+ * Readability, they changed its pick (a phpBB thread lost whole posts).
+ */
+export function removePosterStats(root: Element): void {
+  let next: Element | null;
+  for (let el = root.firstElementChild; el; el = next) {
+    next = el.nextElementSibling;
+    if (isPosterStat(el)) el.remove();
+    else removePosterStats(el);
   }
 }
 
