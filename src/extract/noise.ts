@@ -141,8 +141,23 @@ function isPostCounter(el: Element): boolean {
   );
 }
 
-/** A poster's standing beside each post (phpBB, vBulletin, XenForo): `Posts: 4,032`, `Joined: Dec 2021`. */
-const POSTER_STAT = /^(?:posts|joined|join date|messages|reaction score|location|reputation|points|trophy points)\s*:/i;
+/**
+ * A poster's standing beside each post (phpBB, vBulletin, XenForo): `Posts: 4,032`, `Joined: Dec 2021`, `Messages
+ * 1,234` (a <dl> of label and value), `1,109 posts`. Without a colon the value must be a count or
+ * a date (or nothing: bare counts go on their own).
+ */
+const POSTER_STAT = new RegExp(
+  [
+    /^(?:posts|joined|join date|messages|reaction score|location|reputation|points|trophy points|best answers)\s*:/,
+    /^(?:likes|reactions) received\s*:/,
+    /^(?:posts|messages|reaction score|points|trophy points|best answers|solutions)(?:\s+[\d,.]+[km]?)?$/,
+    /^(?:joined|join date)\s+[\w ,.]*\d[\w ,.:]*$/,
+    /^[\d,.]+[km]?\s+(?:posts|messages)\W*$/,
+  ]
+    .map((part) => part.source)
+    .join('|'),
+  'i',
+);
 /** A stat line is short; a post that opens with "Location:" goes on past it. */
 const MAX_STAT_TEXT = 80;
 
