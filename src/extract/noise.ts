@@ -209,12 +209,21 @@ export function removeNamedNoise(root: Element): void {
  * Readability, they changed its pick (a phpBB thread lost whole posts).
  */
 export function removePosterStats(root: Element): void {
-  let next: Element | null;
-  for (let el = root.firstElementChild; el; el = next) {
-    next = el.nextElementSibling;
-    if (isPosterStat(el)) el.remove();
+  const children = [...root.children];
+  // The profile block that holds a stat line holds the poster's other fields too: `Primary OS: Windows`, `Contact:`.
+  const isProfile = children.some(isPosterStat);
+  for (const el of children) {
+    if (isPosterStat(el) || (isProfile && isProfileField(el))) el.remove();
     else removePosterStats(el);
   }
+}
+
+/** A profile's field: a short label and a colon, then a short value. */
+const PROFILE_FIELD = /^[^:.!?]{2,30}:/;
+
+function isProfileField(el: Element): boolean {
+  const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return text.length <= MAX_STAT_TEXT && PROFILE_FIELD.test(text);
 }
 
 /** Removes paragraphs and headings that are (almost) all link text: "READ MORE: …", "CLICK HERE TO GET THE APP". */
