@@ -4,6 +4,7 @@
 import { removeFilterPanels } from './filter-panels.js';
 import { holdsMostOfPage } from './page-share.js';
 import { isCommentOnPost } from './comments.js';
+import { isFieldlessForm } from './post-forms.js';
 import { pageTypeOf } from './page-type.js';
 import { removeTeaserSections } from './teasers.js';
 
@@ -84,7 +85,9 @@ export function isBoilerplate(el: Element, keepHidden = false): boolean {
   if (ALWAYS_DROPPED.has(tag)) return true;
   // A <header>/<footer> inside an article is its byline or notes, not the site's chrome.
   if ((tag === 'HEADER' || tag === 'FOOTER') && !el.parentElement?.closest('article, main, [role="main"]')) return true;
-  if (tag === 'FORM' && (el.textContent ?? '').length < PAGE_FORM_TEXT) return true;
+  if (tag === 'FORM' && (el.textContent ?? '').length < PAGE_FORM_TEXT) {
+    return pageTypeOf(el.ownerDocument) !== 'forum' || !isFieldlessForm(el);
+  }
   // A form control's label ("Email*", a size or a filter option): the controls themselves are gone already.
   if (tag === 'LABEL') return true;
   if (!el.hasAttributes()) return false;

@@ -9,6 +9,7 @@ import { removeLinkParagraphs, removeNamedNoise } from './noise.js';
 import { showsNoscriptContent } from './noscript.js';
 import { pageTypeOf, setPageType, type PageType } from './page-type.js';
 import { showCodeTabPanels } from './tab-panels.js';
+import { unwrapFieldlessForms } from './post-forms.js';
 import { removeTeaserSections } from './teasers.js';
 
 /**
@@ -120,6 +121,7 @@ export function findMainContent(html: string, doc: Document): MainContent {
   if (runsReadability) {
     removeNamedNoise(doc.body);
     unnameDataTables(doc.body);
+    if (pageTypeOf(doc) === 'forum') unwrapFieldlessForms(doc.body);
   }
   const article = runsReadability ? runReadability(doc) : null;
   const verdict = article ? judgeArticle(pageText, article, pageTypeOf(doc)) : 'rejected';
