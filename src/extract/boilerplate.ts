@@ -76,6 +76,12 @@ const LINK_LIST_CONTAINERS = new Set([
 ]);
 const MAX_LINK_DENSITY = 0.5;
 
+/** An element a CSS framework's class hides at every screen size. */
+export function isHiddenByClass(el: Element): boolean {
+  const className = el.getAttribute('class');
+  return className !== null && HIDDEN_CLASS.test(className) && !SHOWN_AT_BREAKPOINT.test(className);
+}
+
 /**
  * True for elements whose whole subtree is boilerplate. Runs on every element of the page: cheap tests first.
  * `keepHidden` keeps hidden elements: the last resort for pages that hide their content until a script shows it.
@@ -95,8 +101,7 @@ export function isBoilerplate(el: Element, keepHidden = false): boolean {
     if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
     const style = el.getAttribute('style');
     if (style && HIDDEN_STYLE.test(style)) return true;
-    const className = el.getAttribute('class');
-    if (className && HIDDEN_CLASS.test(className) && !SHOWN_AT_BREAKPOINT.test(className)) return true;
+    if (isHiddenByClass(el)) return true;
   }
   const role = el.getAttribute('role');
   if (role && NON_CONTENT_ROLES.test(role)) return true;

@@ -1,7 +1,7 @@
 // Finds the main content: Readability first; the page minus boilerplate when Readability finds nothing or misses most
 // of the page's text (docs pages split in sections, short pages that are all content).
 import { Readability } from '@mozilla/readability';
-import { collectContentText, dropLinkLists, extractFullContent, measureText } from './boilerplate.js';
+import { collectContentText, dropLinkLists, extractFullContent, isHiddenByClass, measureText } from './boilerplate.js';
 import { prepareCodeBlocks } from './code-language.js';
 import { unnameDataTables } from './data-tables.js';
 import { parseDocument } from './parse.js';
@@ -121,7 +121,10 @@ export function findMainContent(html: string, doc: Document): MainContent {
   if (runsReadability) {
     removeNamedNoise(doc.body);
     unnameDataTables(doc.body);
-    if (pageTypeOf(doc) === 'forum') unwrapFieldlessForms(doc.body);
+    if (pageTypeOf(doc) === 'forum') {
+      unwrapFieldlessForms(doc.body);
+      for (const el of [...doc.body.querySelectorAll('[class]')]) if (isHiddenByClass(el)) el.remove();
+    }
   }
   const article = runsReadability ? runReadability(doc) : null;
   const verdict = article ? judgeArticle(pageText, article, pageTypeOf(doc)) : 'rejected';
