@@ -132,10 +132,11 @@ test("a thread's hidden delimiters and its sign-in prompt go", () => {
   const html = thread(post).replace(
     '</div></body>',
     `<div class="guest"><h2>Create an account or sign in to comment</h2><p>You need to be a member.</p></div>
-    <div><h3>Featured Topics</h3><ul><li><a href="/t/9">Another thread about mounts</a></li></ul></div></div></body>`,
+    <div><h3>Featured Topics</h3><ul><li><a href="/t/9">Another thread about mounts</a></li></ul></div>
+    <div><h3>Top Posters In This Topic</h3><p>zedposter wrote the most replies in this thread this week</p></div></div></body>`,
   );
   const { text } = extractHtml(html, 'https://forum.example/t/7');
   for (const name of NAMES) assert.ok(text.includes(`Reply by ${name}`), text);
-  for (const gone of ['begingroup', 'sign in to comment', 'need to be a member', 'Another thread'])
+  for (const gone of ['begingroup', 'sign in to comment', 'need to be a member', 'Another thread', 'zedposter'])
     assert.ok(!text.includes(gone), text);
 });
