@@ -163,7 +163,10 @@ const MAX_STAT_TEXT = 80;
 
 /** On a thread, a block that opens with a poster's stat label is their profile's counters, repeated on every post. */
 function isPosterStat(el: Element): boolean {
-  const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+  // Some themes label a stat with an icon whose title says what it counts (`<span title="Messages"><i>`).
+  const icon = el.querySelector('[title]');
+  const label = icon && (icon.textContent ?? '').trim() === '' ? icon.getAttribute('title') : '';
+  const text = `${label} ${el.textContent ?? ''}`.replace(/\s+/g, ' ').trim();
   return text.length <= MAX_STAT_TEXT && POSTER_STAT.test(text) && el.closest('table, pre, code') === null;
 }
 

@@ -99,11 +99,14 @@ test("a poster's stat lines and profile fields go from each post; a post that op
     <dd><strong>Posts:</strong> ${(i + 2) * 311}</dd><dd><strong>Joined:</strong> Sun Dec 17, 2023 11:18 am</dd>
     <dd><strong>Primary OS:</strong> Linux other</dd></dl>
     <dl class="pairs"><dt>Messages</dt><dd>1,${i}34</dd></dl><span>${i + 1},109 posts ·</span>
+    <dl class="pairs"><dt><span title="Joined"><i class="fa-user"></i></span></dt><dd>Jun 15, 2024</dd></dl>
     <p>Reply by ${name}: ${prose(60, name)}.</p>
     ${i === 0 ? '<p>Location: the dark site north of town, where the sky is best and the mount stays steady all night.</p>' : ''}</div>`;
   const { text } = extractHtml(thread(post), 'https://forum.example/t/5');
   for (const name of NAMES) assert.ok(text.includes(`Reply by ${name}`), text);
-  for (const stat of ['Posts:', 'Joined', 'Primary OS', 'Messages', '109 posts']) assert.ok(!text.includes(stat), text);
+  for (const stat of ['Posts:', 'Joined', 'Primary OS', 'Messages', '109 posts', 'Jun 15']) {
+    assert.ok(!text.includes(stat), text);
+  }
   assert.ok(text.includes('Location: the dark site'), text);
 });
 
