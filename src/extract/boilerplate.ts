@@ -4,6 +4,7 @@
 import { removeFilterPanels } from './filter-panels.js';
 import { holdsMostOfPage } from './page-share.js';
 import { isCommentOnPost } from './comments.js';
+import { isFieldlessForm } from './post-forms.js';
 import { pageTypeOf } from './page-type.js';
 import { removeTeaserSections } from './teasers.js';
 
@@ -75,6 +76,12 @@ const LINK_LIST_CONTAINERS = new Set([
 ]);
 const MAX_LINK_DENSITY = 0.5;
 
+/** An element a CSS framework's class hides at every screen size. */
+export function isHiddenByClass(el: Element): boolean {
+  const className = el.getAttribute('class');
+  return className !== null && HIDDEN_CLASS.test(className) && !SHOWN_AT_BREAKPOINT.test(className);
+}
+
 /**
  * True for elements whose whole subtree is boilerplate. Runs on every element of the page: cheap tests first.
  * `keepHidden` keeps hidden elements: the last resort for pages that hide their content until a script shows it.
@@ -84,7 +91,9 @@ export function isBoilerplate(el: Element, keepHidden = false): boolean {
   if (ALWAYS_DROPPED.has(tag)) return true;
   // A <header>/<footer> inside an article is its byline or notes, not the site's chrome.
   if ((tag === 'HEADER' || tag === 'FOOTER') && !el.parentElement?.closest('article, main, [role="main"]')) return true;
-  if (tag === 'FORM' && (el.textContent ?? '').length < PAGE_FORM_TEXT) return true;
+  if (tag === 'FORM' && (el.textContent ?? '').length < PAGE_FORM_TEXT) {
+    return pageTypeOf(el.ownerDocument) !== 'forum' || !isFieldlessForm(el);
+  }
   // A form control's label ("Email*", a size or a filter option): the controls themselves are gone already.
   if (tag === 'LABEL') return true;
   if (!el.hasAttributes()) return false;
@@ -92,8 +101,7 @@ export function isBoilerplate(el: Element, keepHidden = false): boolean {
     if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
     const style = el.getAttribute('style');
     if (style && HIDDEN_STYLE.test(style)) return true;
-    const className = el.getAttribute('class');
-    if (className && HIDDEN_CLASS.test(className) && !SHOWN_AT_BREAKPOINT.test(className)) return true;
+    if (isHiddenByClass(el)) return true;
   }
   const role = el.getAttribute('role');
   if (role && NON_CONTENT_ROLES.test(role)) return true;

@@ -5,6 +5,7 @@ import { cleanContent } from './clean.js';
 import { markdownToDocument, type DocumentBlock, type MarkdownDocument } from './document.js';
 import { looksLikeLandingPage } from './landing.js';
 import { findMainContent } from './main-content.js';
+import { removePosterStats } from './noise.js';
 import { dropEmptyListItems, trimShortEdges } from './edges.js';
 import { convertToMarkdown, prependTitle, resolveMarkdownUrls, tidyMarkdown } from './markdown.js';
 import { decodeEntities } from './inline.js';
@@ -85,6 +86,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedContent {
     setPageType(doc, pageType);
     const landing = pageType === 'article' && looksLikeLandingPage(doc);
     const { root, isLongArticle } = findMainContent(source, doc, landing);
+    if (pageType === 'forum') removePosterStats(root);
     cleanContent(root, metadata.baseUrl);
     const converted = dropEmptyListItems(convertToMarkdown(root.innerHTML));
     let body = isLongArticle ? trimShortEdges(converted) : converted;

@@ -6,6 +6,7 @@ import {
   dropLinkLists,
   extractFullContent,
   holdsDescribedCards,
+  isHiddenByClass,
   measureText,
 } from './boilerplate.js';
 import { prepareCodeBlocks } from './code-language.js';
@@ -16,6 +17,7 @@ import { removeLinkParagraphs, removeNamedNoise } from './noise.js';
 import { showsNoscriptContent } from './noscript.js';
 import { pageTypeOf, setPageType, type PageType } from './page-type.js';
 import { showCodeTabPanels } from './tab-panels.js';
+import { unwrapFieldlessForms } from './post-forms.js';
 import { removeTeaserSections } from './teasers.js';
 
 /**
@@ -155,6 +157,10 @@ export function findMainContent(html: string, doc: Document, landing = false): M
   if (runsReadability) {
     removeNamedNoise(doc.body);
     unnameDataTables(doc.body);
+    if (pageTypeOf(doc) === 'forum') {
+      unwrapFieldlessForms(doc.body);
+      for (const el of [...doc.body.querySelectorAll('[class]')]) if (isHiddenByClass(el)) el.remove();
+    }
   }
   const article = runsReadability ? runReadability(doc) : null;
   const { verdict, length } = article

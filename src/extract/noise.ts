@@ -141,6 +141,35 @@ function isPostCounter(el: Element): boolean {
   );
 }
 
+/**
+ * A poster's standing beside each post (phpBB, vBulletin, XenForo): `Posts: 4,032`, `Joined: Dec 2021`, `Messages
+ * 1,234` (a <dl> of label and value), `1,109 posts`. Without a colon the value must be a count or
+ * a date (or nothing: bare counts go on their own).
+ */
+const POSTER_STAT = new RegExp(
+  [
+    /^(?:posts|joined|join date|messages|reaction score|location|reputation|points|trophy points|best answers)\s*:/,
+    /^(?:likes|reactions) received\s*:/,
+    /^(?:posts|messages|reaction score|points|trophy points|best answers|solutions)(?:\s+[\d,.]+[km]?)?$/,
+    /^(?:joined|join date)\s+[\w ,.]*\d[\w ,.:]*$/,
+    /^[\d,.]+[km]?\s+(?:posts|messages)\W*$/,
+  ]
+    .map((part) => part.source)
+    .join('|'),
+  'i',
+);
+/** A stat line is short; a post that opens with "Location:" goes on past it. */
+const MAX_STAT_TEXT = 80;
+
+/** On a thread, a block that opens with a poster's stat label is their profile's counters, repeated on every post. */
+function isPosterStat(el: Element): boolean {
+  // Some themes label a stat with an icon whose title says what it counts (`<span title="Messages"><i>`).
+  const icon = el.querySelector('[title]');
+  const label = icon && (icon.textContent ?? '').trim() === '' ? icon.getAttribute('title') : '';
+  const text = `${label} ${el.textContent ?? ''}`.replace(/\s+/g, ' ').trim();
+  return text.length <= MAX_STAT_TEXT && POSTER_STAT.test(text) && el.closest('table, pre, code') === null;
+}
+
 /** A reply's own text beside a quote: more than an attribution line ("Quote", a name) must sit next to it. */
 const REPLY_TEXT = 20;
 
@@ -176,6 +205,28 @@ export function removeNamedNoise(root: Element): void {
       el.remove();
     } else removeNamedNoise(el);
   }
+}
+
+/**
+ * Removes posters' stat lines from a thread's extracted content. Done after the content is found: removed before
+ * Readability, they changed its pick (a phpBB thread lost whole posts).
+ */
+export function removePosterStats(root: Element): void {
+  const children = [...root.children];
+  // The profile block that holds a stat line holds the poster's other fields too: `Primary OS: Windows`, `Contact:`.
+  const isProfile = children.some(isPosterStat);
+  for (const el of children) {
+    if (isPosterStat(el) || (isProfile && isProfileField(el))) el.remove();
+    else removePosterStats(el);
+  }
+}
+
+/** A profile's field: a short label and a colon, then a short value. */
+const PROFILE_FIELD = /^[^:.!?]{2,30}:/;
+
+function isProfileField(el: Element): boolean {
+  const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return text.length <= MAX_STAT_TEXT && PROFILE_FIELD.test(text);
 }
 
 /** Removes paragraphs and headings that are (almost) all link text: "READ MORE: …", "CLICK HERE TO GET THE APP". */

@@ -12,6 +12,10 @@ const TEASER_HEADING = new RegExp(
     // A forum's or a blog's: other threads and posts.
     '(?:similar|related|suggested|trending) (?:items|products|threads|topics|questions|posts|discussions|articles)',
     'hot network questions|linked questions',
+    '(?:featured|latest|recent|popular|trending|hot) (?:topics|threads|discussions)|most popular posts',
+    'top posters in this|popular days',
+    // A forum's prompt to sign in under the thread: a form and its pitch, not a post.
+    'create an account or sign in|sign in to (?:comment|reply)|join the (?:discussion|conversation)',
   ]
     .map((words) => `\\b(?:${words})\\b`)
     .join('|'),

@@ -2,7 +2,10 @@
 // its answers' comment threads (asides, where a forum's comment-named posts stay), and bare post counters.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { isBoilerplate } from '../../src/extract/boilerplate.js';
 import { extractHtml } from '../../src/extract/index.js';
+import { setPageType } from '../../src/extract/page-type.js';
+import { parseDocument } from '../../src/extract/parse.js';
 
 const prose = (words: number, seed: string) => Array.from({ length: words }, (_, i) => `${seed}${i % 7}`).join(' ');
 const NAMES = ['alice', 'bob', 'carol', 'dave'];
@@ -89,4 +92,54 @@ test("a reply's marked quote of an earlier post goes; a bare pull quote and a po
   );
   const posts = extractHtml(whole, 'https://forum.example/t/5').text;
   for (const name of NAMES) assert.ok(posts.includes(`Reply by ${name}`), posts);
+});
+
+test("a poster's stat lines and profile fields go from each post; a post that opens with a label stays", () => {
+  const post = (name: string, i: number) => `<div class="post"><dl class="postprofile"><dt>${name}</dt>
+    <dd><strong>Posts:</strong> ${(i + 2) * 311}</dd><dd><strong>Joined:</strong> Sun Dec 17, 2023 11:18 am</dd>
+    <dd><strong>Primary OS:</strong> Linux other</dd></dl>
+    <dl class="pairs"><dt>Messages</dt><dd>1,${i}34</dd></dl><span>${i + 1},109 posts ·</span>
+    <dl class="pairs"><dt><span title="Joined"><i class="fa-user"></i></span></dt><dd>Jun 15, 2024</dd></dl>
+    <p>Reply by ${name}: ${prose(60, name)}.</p>
+    ${i === 0 ? '<p>Location: the dark site north of town, where the sky is best and the mount stays steady all night.</p>' : ''}</div>`;
+  const { text } = extractHtml(thread(post), 'https://forum.example/t/5');
+  for (const name of NAMES) assert.ok(text.includes(`Reply by ${name}`), text);
+  for (const stat of ['Posts:', 'Joined', 'Primary OS', 'Messages', '109 posts', 'Jun 15']) {
+    assert.ok(!text.includes(stat), text);
+  }
+  assert.ok(text.includes('Location: the dark site'), text);
+});
+
+test('a form with no field to fill is the post it wraps on a thread; a search box is not', () => {
+  const post = (name: string) => `<div class="comment"><p class="tagline">${name}</p>
+    <form class="usertext"><input type="hidden" name="id" value="${name}"><div class="md">
+    <p>Reply by ${name}: ${prose(20, name)}.</p></div></form></div>`;
+  const html = thread(post).replace('</body>', '<form><input name="q"><p>Search the board</p></form></body>');
+  const { text } = extractHtml(html, 'https://forum.example/t/6');
+  for (const name of NAMES) assert.ok(text.includes(`Reply by ${name}`), text);
+  assert.ok(!text.includes('Search the board'), text);
+  // The page minus boilerplate (the route a thread takes when Readability keeps one post) keeps them too.
+  const doc = parseDocument(html);
+  setPageType(doc, 'forum');
+  const forms = [...doc.querySelectorAll('form')];
+  const [postForm, searchForm] = [forms[0], forms.at(-1)];
+  assert.equal(isBoilerplate(postForm!), false);
+  assert.equal(isBoilerplate(searchForm!), true);
+  setPageType(doc, 'article');
+  assert.equal(isBoilerplate(postForm!), true);
+});
+
+test("a thread's hidden delimiters and its sign-in prompt go", () => {
+  const post = (name: string) => `<div class="post"><p><span class="d-none">$\\begingroup$</span>
+    Reply by ${name}: ${prose(60, name)}.<span class="d-none">$\\endgroup$</span></p></div>`;
+  const html = thread(post).replace(
+    '</div></body>',
+    `<div class="guest"><h2>Create an account or sign in to comment</h2><p>You need to be a member.</p></div>
+    <div><h3>Featured Topics</h3><ul><li><a href="/t/9">Another thread about mounts</a></li></ul></div>
+    <div><h3>Top Posters In This Topic</h3><p>zedposter wrote the most replies in this thread this week</p></div></div></body>`,
+  );
+  const { text } = extractHtml(html, 'https://forum.example/t/7');
+  for (const name of NAMES) assert.ok(text.includes(`Reply by ${name}`), text);
+  for (const gone of ['begingroup', 'sign in to comment', 'need to be a member', 'Another thread', 'zedposter'])
+    assert.ok(!text.includes(gone), text);
 });
