@@ -2,7 +2,7 @@
 // hidden elements, blocks made mostly of links), and the fuller extraction that keeps everything else: the fallback
 // for pages where Readability finds nothing or only a fraction (docs pages, short pages).
 import { removeFilterPanels } from './filter-panels.js';
-import { holdsMostOfPage } from './page-share.js';
+import { compactLength, holdsMostOfPage } from './page-share.js';
 import { isCommentOnPost } from './comments.js';
 import { isFieldlessForm } from './post-forms.js';
 import { pageTypeOf } from './page-type.js';
@@ -150,7 +150,7 @@ function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false,
   for (let node = root.firstChild; node; node = next) {
     next = node.nextSibling;
     if (node.nodeType === 3) {
-      const length = (node.nodeValue ?? '').replace(/\s+/g, '').length;
+      const length = compactLength(node.nodeValue);
       count.all += length;
       if (inLink) count.link += length;
     } else if (node.nodeType === 1) {

@@ -2,6 +2,7 @@
 // with a click, so their text is the page's content, but a closed panel is hidden (`hidden`, `aria-hidden`,
 // `display: none`) and the hidden-element rules dropped it. Only panels a control names as the WAI-ARIA disclosure
 // pattern has it (`aria-expanded="false"` and `aria-controls`), and only panels of prose: a menu's dropdown is links.
+import { compactLength } from './page-share.js';
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:;|$)/gi;
 /** Above this share of link text a panel is a menu's dropdown, not a disclosure of content. */
@@ -10,10 +11,10 @@ const MAX_LINK_SHARE = 0.5;
 const CHROME = 'nav, header, footer, [role="navigation"], [role="menu"], [role="menubar"]';
 
 function linkShare(el: Element): number {
-  const all = (el.textContent ?? '').replace(/\s+/g, '').length;
+  const all = compactLength(el.textContent);
   if (all === 0) return 1;
   let links = 0;
-  for (const a of el.querySelectorAll('a')) links += (a.textContent ?? '').replace(/\s+/g, '').length;
+  for (const a of el.querySelectorAll('a')) links += compactLength(a.textContent);
   return links / all;
 }
 
