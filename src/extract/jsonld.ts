@@ -116,13 +116,13 @@ export function readJsonLd(blocks: readonly string[]): JsonLdFacts {
   };
 }
 
-/** schema.org types of one item for sale, as page-type.ts tells a product page. */
-const PRODUCT_NODE = /^(?:Product|ProductGroup|IndividualProduct)$/;
+/** schema.org types of one item for sale (page-type.ts tells a product page by them). */
+export const PRODUCT_TYPES = /^(?:Product|ProductGroup|IndividualProduct)$/;
 
 /** The description of the page's first JSON-LD product (raw: it may hold HTML and entities), if it has one. */
 export function readProductDescription(blocks: readonly string[]): string | null {
   const nodes: Node[] = [];
   for (const block of blocks) collectNodes(parseBlock(block), nodes);
-  const product = nodes.find((node) => typesOf(node).some((type) => PRODUCT_NODE.test(type)));
+  const product = nodes.find((node) => typesOf(node).some((type) => PRODUCT_TYPES.test(type)));
   return product ? asString(product.description) : null;
 }

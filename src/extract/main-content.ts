@@ -117,13 +117,22 @@ function judgeArticle(
  * link-dense; when the page minus boilerplate says twice as much and holds a grid of cards that describe their items,
  * that is the content. Cards that only name their items (a shop's tiles beside a category's intro) are not.
  */
-function listingBehindIntro(html: string, doc: Document, article: Element): Element | null {
-  const fresh = parseDocument(html);
-  setPageType(fresh, pageTypeOf(doc));
-  if (/<pre[\s>]/i.test(html)) prepareCodeBlocks(fresh);
-  const full = extractFullContent(fresh);
+function listingBehindIntro(html: string, doc: Document, article: Element, hasCode: boolean): Element | null {
+  const full = freshFullContent(html, doc, hasCode);
   if (textLength(full) < FULLER_SHORT * textLength(article)) return null;
   return holdsDescribedCards(full, DESCRIBED_CARD_TEXT) ? full : null;
+}
+
+/** The page minus boilerplate from a new parse of `html` (Readability has changed `doc`), prepared as `doc` was. */
+function freshFullContent(html: string, doc: Document, hasCode: boolean): Element {
+  const fresh = parseDocument(html);
+  setPageType(fresh, pageTypeOf(doc));
+  if (hasCode) prepareCodeBlocks(fresh);
+  showCollapsedPanels(fresh.body);
+  // A thread's page minus boilerplate loses the named noise (pagination, tag lists) Readability's route loses too. On
+  // other page types the same cost products and service pages 0.01-0.02 F1 on WCXB: there those names catch content.
+  if (pageTypeOf(doc) === 'forum') removeNamedNoise(fresh.body);
+  return extractFullContent(fresh);
 }
 
 export interface MainContent {
@@ -170,7 +179,7 @@ export function findMainContent(html: string, doc: Document, landing = false): M
     // Teaser lists and link paragraphs are an article's noise. On a page that declares no article (a service page, a
     // catalogue, documentation) the links Readability kept are its content: documents, items, the pages of a manual.
     if (pageTypeOf(doc) === 'other') {
-      const listing = length < LONG_ARTICLE ? listingBehindIntro(html, doc, article) : null;
+      const listing = length < LONG_ARTICLE ? listingBehindIntro(html, doc, article, hasCode) : null;
       return listing ? { root: listing, isLongArticle: false } : { root: article, isLongArticle: true };
     }
     // A product's specifications are short lines ("Weight: 1 lb"), which the short-edge trimming took for labels.
@@ -185,14 +194,7 @@ export function findMainContent(html: string, doc: Document, landing = false): M
   // A short pick on a page that is not an article may be the intro above a listing's cards, which Readability cleans
   // away as link-dense: the whole page is weighed against it first.
   if (article && verdict === 'short' && pageTypeOf(doc) === 'article') return { root: article, isLongArticle: false };
-  const fresh = runsReadability ? parseDocument(html) : doc;
-  setPageType(fresh, pageTypeOf(doc));
-  if (hasCode && runsReadability) prepareCodeBlocks(fresh);
-  if (runsReadability) showCollapsedPanels(fresh.body);
-  // A thread's page minus boilerplate loses the named noise (pagination, tag lists) Readability's route loses too. On
-  // other page types the same cost products and service pages 0.01-0.02 F1 on WCXB: there those names catch content.
-  if (runsReadability && pageTypeOf(doc) === 'forum') removeNamedNoise(fresh.body);
-  const full = extractFullContent(fresh);
+  const full = runsReadability ? freshFullContent(html, doc, hasCode) : extractFullContent(doc);
   if (article && verdict === 'short' && textLength(full) < FULLER_SHORT * textLength(article)) {
     return { root: article, isLongArticle: false };
   }

@@ -1,7 +1,7 @@
 // What kind of page this is, from what it says about itself: the extraction profile switches on it (a forum thread
 // keeps every post, where an article's comment section goes; a page that does not call itself an article keeps its
 // grids of cards; a product page loses its reviews). Only the kinds whose profile differs are told apart.
-import { readJsonLdTypes } from './jsonld.js';
+import { PRODUCT_TYPES, readJsonLdTypes } from './jsonld.js';
 import { hasThreadShape } from './thread-shape.js';
 
 export type PageType = 'article' | 'forum' | 'product' | 'other';
@@ -9,8 +9,6 @@ export type PageType = 'article' | 'forum' | 'product' | 'other';
 /** schema.org types that only a discussion declares: a thread, a question with its answers, a comment. */
 const FORUM_TYPES = /^(?:DiscussionForumPosting|QAPage)$/;
 const FORUM_ITEMTYPES = /schema\.org\/(?:DiscussionForumPosting|QAPage|Comment)\b/i;
-/** schema.org types of one item for sale (a catalogue lists its items inside an ItemList, not at the top level). */
-const PRODUCT_TYPES = /^(?:Product|ProductGroup|IndividualProduct)$/;
 const PRODUCT_ITEMTYPE = /schema\.org\/Product\b/i;
 const PRODUCT_OG_TYPES = /^(?:og:)?product(?:\.item)?$/;
 /** schema.org types of a news story or a blog post. */

@@ -111,34 +111,16 @@ test('a thread that declares nothing is a forum by its shape: five sibling posts
     `<div class="post"><a href="/members/${name}.12/">${name}</a><time>Mar 3, 2024</time><p>${prose(words, name)}.</p></div>`;
   const page = (posts: string) =>
     detectPageType(parseDocument(`<html><body><nav>Home</nav><div class="posts">${posts}</div></body></html>`), []);
-  assert.equal(
-    page(
-      NAMES.slice(0, 5)
-        .map((name) => post(name, 40))
-        .join(''),
-    ),
-    'forum',
-  );
+  /** `count` posts of `words` words each. */
+  const posts = (count: number, words: number) =>
+    NAMES.slice(0, count)
+      .map((name) => post(name, words))
+      .join('');
+  assert.equal(page(posts(5, 40)), 'forum');
   // Four posts, or teasers with a summary line, are not a thread.
-  assert.equal(
-    page(
-      NAMES.slice(0, 4)
-        .map((name) => post(name, 40))
-        .join(''),
-    ),
-    'other',
-  );
-  assert.equal(
-    page(
-      NAMES.slice(0, 5)
-        .map((name) => post(name, 5))
-        .join(''),
-    ),
-    'other',
-  );
+  assert.equal(page(posts(4, 40)), 'other');
+  assert.equal(page(posts(5, 5)), 'other');
   // A listing that ends with five comments: the posts hold under half of the page's text.
-  const comments = NAMES.slice(0, 5)
-    .map((name) => post(name, 40))
-    .join('');
+  const comments = posts(5, 40);
   assert.equal(page(`<p>${prose(2000, 'book')}</p></div><div class="comments">${comments}`), 'other');
 });
