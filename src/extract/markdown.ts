@@ -67,9 +67,11 @@ function forEachLine(
   });
 }
 
+const NO_BREAK_SPACE = /\u00a0/g;
+
 /**
  * Applies the output guarantees to any Markdown or text (also used for publisher Markdown and plain text): no U+FEFF,
- * CRLF as LF, and outside fenced code no trailing whitespace and at most one blank line in a row.
+ * CRLF as LF, and outside fenced code no no-break spaces, no trailing whitespace and at most one blank line in a row.
  */
 export function tidyMarkdown(markdown: string): string {
   // U+FEFF and NUL are never text (a NUL ends the string for C-based readers of our output).
@@ -85,8 +87,10 @@ export function tidyMarkdown(markdown: string): string {
       previousBlank = false;
       return;
     }
-    // Trimmed line by line: the regex /[ \t]+$/gm takes quadratic time on a long run of spaces.
-    const trimmed = line.trimEnd();
+    // A no-break space (`&nbsp;`) only steers a browser's line wrapping; to a reader it is a space, and it costs a
+    // token of its own where a space joins the next word. Trimmed line by line: the regex /[ \t]+$/gm takes quadratic
+    // time on a long run of spaces.
+    const trimmed = line.replace(NO_BREAK_SPACE, ' ').trimEnd();
     if (trimmed === '' && previousBlank) return;
     kept.push(trimmed);
     previousBlank = trimmed === '';

@@ -112,6 +112,14 @@ test('at most one blank line in a row outside code (code keeps its own), no U+FE
   }
 });
 
+test('a no-break space is a space outside code (each would cost a token of its own); fenced code keeps it', () => {
+  const html = '<p>Price:&nbsp;10&nbsp;euros,\u00a0paid&nbsp;</p><p>&nbsp;</p><pre><code>a&nbsp;b</code></pre>';
+  assert.equal(convert(html), 'Price: 10 euros, paid\n\n```\na\u00a0b\n```');
+  const { text } = extractHtml(articlePage(paragraph(1) + html), PAGE_URL);
+  // Plain text has no fences, so its code is tidied as prose is (trailing spaces too).
+  assert.ok(text.endsWith('Price: 10 euros, paid\n\na b'), JSON.stringify(text.slice(-60)));
+});
+
 test('headings drop line breaks and bold; a link around a heading moves inside it', () => {
   const html = '<h2><br><b>Costs</b> and<br>funding</h2><a href="/next"><h3>Next story</h3></a>';
   assert.equal(convert(html), '## Costs and funding\n\n### [Next story](https://news.example/next)');
