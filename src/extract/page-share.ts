@@ -7,18 +7,44 @@ export function compactLength(text: string | null): number {
 
 /** A named element holding this share of the page's text wraps the content, whatever its name says. */
 const MOST_OF_PAGE = 0.5;
-const pageTextLengths = new WeakMap<Document, number>();
+/**
+ * Paragraph text a page needs before its paragraphs say where the content is (two long articles' worth): below it, a
+ * banner's or a sidebar's paragraphs may be most of the page's prose. On WCXB dev 500 and 1,000 also kept a product's
+ * reviews and a thread's sidebar.
+ */
+const MIN_PAGE_PROSE = 2000;
+
+interface PageLengths {
+  text: number;
+  prose: number;
+}
+const pageLengths = new WeakMap<Document, PageLengths>();
+
+function proseLength(root: Element): number {
+  let length = root.tagName === 'P' ? (root.textContent ?? '').length : 0;
+  for (const p of root.querySelectorAll('p')) length += (p.textContent ?? '').length;
+  return length;
+}
+
+function lengthsOf(doc: Document): PageLengths {
+  let lengths = pageLengths.get(doc);
+  if (lengths === undefined) {
+    lengths = doc.body
+      ? { text: (doc.body.textContent ?? '').length, prose: proseLength(doc.body) }
+      : { text: 0, prose: 0 };
+    pageLengths.set(doc, lengths);
+  }
+  return lengths;
+}
 
 /**
- * True when el holds most of its page's text: a wrapper that happens to carry a noise name (`share_wrapper`,
- * `has-sidebar` around an article) is never dropped by that name. The page's length is measured once per document.
+ * True when el holds most of its page's text, or most of its paragraphs: a wrapper that happens to carry a noise name
+ * (`share_wrapper`, `has-sidebar` or `sidebar-layout` around an article) is never dropped by that name. Paragraphs
+ * count apart because menus, footers and hidden copies can outweigh an article's text but seldom its prose. The
+ * page's lengths are measured once per document.
  */
 export function holdsMostOfPage(el: Element): boolean {
-  const doc = el.ownerDocument;
-  let pageLength = pageTextLengths.get(doc);
-  if (pageLength === undefined) {
-    pageLength = (doc.body?.textContent ?? '').length;
-    pageTextLengths.set(doc, pageLength);
-  }
-  return pageLength > 0 && (el.textContent ?? '').length >= MOST_OF_PAGE * pageLength;
+  const page = lengthsOf(el.ownerDocument);
+  if (page.text > 0 && (el.textContent ?? '').length >= MOST_OF_PAGE * page.text) return true;
+  return page.prose >= MIN_PAGE_PROSE && proseLength(el) >= MOST_OF_PAGE * page.prose;
 }

@@ -169,3 +169,20 @@ test('a noise name on the element that holds most of the page never removes it (
   assert.ok(text.includes('Paragraph 1 explains') && text.includes('Paragraph 2 explains'), text);
   for (const noise of ['World news', 'Most read', 'Copyright']) assert.ok(!text.includes(noise), `${noise}: ${text}`);
 });
+
+test('nor on the element that holds most of its paragraphs, when menus and a hidden copy outweigh its text', () => {
+  // A theme's `sidebar-layout` around the post, a republishing box holding the post again as HTML source, a big menu.
+  const post = Array.from({ length: 12 }, (_, i) => paragraph(i + 1)).join('');
+  const menu = Array.from({ length: 120 }, (_, i) => `<li><a href="/topic/${i}">Topic number ${i}</a></li>`).join('');
+  const page =
+    '<!DOCTYPE html><html><head><title>Bridge</title></head><body>' +
+    `<header class="site-header"><ul>${menu}</ul></header>` +
+    '<section class="hero"><h1>The bridge is rebuilt</h1><p>How the council rebuilt the stone bridge.</p>' +
+    '<p>The new bridge at dawn, seen from the east bank of the river.</p></section><article><div class="sidebar-layout">' +
+    `<div class="sidebar-content">${post}</div></div>` +
+    `<textarea class="republish" readonly>${post.replace(/</g, '&lt;')}</textarea></article>${SITE_FOOTER}</body></html>`;
+  const { text } = extractHtml(page, PAGE_URL);
+  assert.ok(text.includes('Paragraph 1 explains') && text.includes('Paragraph 12 explains'), text.slice(0, 300));
+  for (const noise of ['Topic number 7', 'Copyright'])
+    assert.ok(!text.includes(noise), `${noise}: ${text.slice(0, 300)}`);
+});
