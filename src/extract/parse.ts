@@ -5,6 +5,7 @@
 import { DOMParser } from 'linkedom';
 import { parseBySpec } from './spec-parse.js';
 import { showNoscriptContent } from './noscript.js';
+import { revealStreamedSegments, streamsSuspense, suspenseMarker } from './streamed.js';
 
 const INERT_OPENER = /<(script|style|svg)\b|<!--/gi;
 /** Where each opened element ends; searched with a regex rather than indexOf on a lower-cased copy of the page. */
@@ -60,6 +61,7 @@ export function stripInertMarkup(html: string, jsonLd?: string[]): string {
   let kept = 0;
   // One scan of the page spares a look at every script's attributes on the pages (nearly all) without TeX.
   const hasTex = html.includes('math/tex');
+  const streams = streamsSuspense(html);
   // Once an <svg> has no closing tag, no later one has: stop searching, or every further <svg> would scan to the end.
   let svgClosable = true;
   INERT_OPENER.lastIndex = 0;
@@ -81,6 +83,7 @@ export function stripInertMarkup(html: string, jsonLd?: string[]): string {
     const end = tag ? html.indexOf('>', close.index) : close.index + 2;
     parts.push(html.slice(kept, match.index));
     if (hasTex && tag === 'script') parts.push(keepMathTex(html, match.index, close.index));
+    if (streams && tag === '') parts.push(suspenseMarker(html.slice(match.index + 4, close.index)));
     kept = end === -1 ? html.length : end + 1;
     INERT_OPENER.lastIndex = kept;
   }
@@ -232,5 +235,6 @@ export function parseDocument(normalisedHtml: string): Document {
     ? (new DOMParser().parseFromString(normalisedHtml, 'text/html') as unknown as Document)
     : parseBySpec(normalisedHtml);
   showNoscriptContent(doc);
+  revealStreamedSegments(doc);
   return doc;
 }
