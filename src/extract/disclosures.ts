@@ -1,7 +1,9 @@
 // Collapsed disclosures (accordions: a product's details, a category's buying guide, an FAQ): the reader opens each
 // with a click, so their text is the page's content, but a closed panel is hidden (`hidden`, `aria-hidden`,
 // `display: none`) and the hidden-element rules dropped it. Only panels a control names as the WAI-ARIA disclosure
-// pattern has it (`aria-expanded="false"` and `aria-controls`), and only panels of prose: a menu's dropdown is links.
+// pattern has it (`aria-expanded="false"` and `aria-controls`), or as the accordion pattern has it when the control
+// states no expanded state (a `role="region"` panel labelled by its control), and only panels of prose: a menu's
+// dropdown is links.
 import { compactLength } from './page-share.js';
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:;|$)/gi;
@@ -18,14 +20,25 @@ function linkShare(el: Element): number {
   return links / all;
 }
 
+/** An accordion's panel: a region its control labels. */
+function isLabelledRegion(panel: Element, control: Element): boolean {
+  return (
+    panel.getAttribute('role') === 'region' && control.id !== '' && panel.getAttribute('aria-labelledby') === control.id
+  );
+}
+
 /** Shows the closed panels under root that a collapsed control names and that hold prose. */
 export function showCollapsedPanels(root: Element): void {
   const doc = root.ownerDocument;
-  for (const control of root.querySelectorAll('[aria-expanded="false"][aria-controls]')) {
+  for (const control of root.querySelectorAll(
+    '[aria-expanded="false"][aria-controls], [aria-controls]:not([aria-expanded])',
+  )) {
     if (control.closest(CHROME)) continue;
+    const stated = control.hasAttribute('aria-expanded');
     for (const id of (control.getAttribute('aria-controls') ?? '').split(/\s+/)) {
       const panel = id ? doc.getElementById(id) : null;
       if (!panel || panel.closest(CHROME) || linkShare(panel) > MAX_LINK_SHARE) continue;
+      if (!stated && !isLabelledRegion(panel, control)) continue;
       panel.removeAttribute('hidden');
       if (panel.getAttribute('aria-hidden') === 'true') panel.removeAttribute('aria-hidden');
       const style = panel.getAttribute('style');

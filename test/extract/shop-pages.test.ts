@@ -180,3 +180,16 @@ test("a collapsed accordion's panel of prose is kept; a menu's closed dropdown i
   assert.ok(text.includes('Measure your torso'), text);
   assert.ok(!text.includes('Sleeping bags'), text);
 });
+
+test("an accordion's region labelled by a control that states no expanded state is kept; a bare aria-controls is not", () => {
+  const accordion =
+    '<div class="faq"><a id="q-1" role="button" aria-controls="a-1">How is the pack sized?</a>' +
+    '<div id="a-1" role="region" aria-labelledby="q-1" style="display:none;">' +
+    '<p>Measure your torso from the base of the neck to the hip bones.</p></div></div>';
+  const other =
+    '<div><a id="q-2" role="button" aria-controls="a-2">Why?</a>' +
+    '<div id="a-2" style="display:none;"><p>A tooltip that only a hover would show to a reader.</p></div></div>';
+  const { text } = extractHtml(sectionsPage(accordion + other), 'https://shop.example/c/3');
+  assert.ok(text.includes('Measure your torso'), text);
+  assert.ok(!text.includes('A tooltip'), text);
+});
