@@ -17,6 +17,7 @@ export function isBylineMark(name: string): boolean {
   return name === AUTHOR || name === DATE;
 }
 
+/** A machine's timestamp written as the text of a <time>: not the date a reader sees. */
 const MACHINE_DATE = /^\d{4}-\d{2}-\d{2}T/;
 /** Ancestors looked at for the post around a member link: the name sits a few levels inside its post's header. */
 const POST_DEPTH = 10;
@@ -47,7 +48,7 @@ function repeatsNearby(el: Element): boolean {
 
 /**
  * A post: an element that repeats with its tag and class among its siblings, says something besides its
- * author's name and carries a date. `looked` holds the elements found not to be one, so each is measured once.
+ * author's name and carries a date. `looked` holds the elements measured already, so each is measured once.
  */
 function isPost(el: Element, name: string, looked: WeakSet<Element>): boolean {
   if (looked.has(el) || !repeatsNearby(el)) return false;
@@ -94,7 +95,6 @@ export function markBylines(root: Element): void {
     if (!post || post.hasAttribute(AUTHOR)) continue;
     post.setAttribute(AUTHOR, name);
     const date = (post.querySelector('time')?.textContent ?? '').replace(/\s+/g, ' ').trim();
-    // A machine's timestamp as the text (`2013-07-08T11:38+00:00`) is not the date a reader sees.
     if (date && !MACHINE_DATE.test(date)) post.setAttribute(DATE, date);
   }
 }
