@@ -4,7 +4,7 @@
 import { removeFilterPanels } from './filter-panels.js';
 import { compactLength, holdsMostOfPage } from './page-share.js';
 import { isCommentOnPost } from './comments.js';
-import { isFieldlessForm } from './post-forms.js';
+import { isThreadForm } from './post-forms.js';
 import { pageTypeOf } from './page-type.js';
 import { removeTeaserSections } from './teasers.js';
 
@@ -91,14 +91,17 @@ export function isBoilerplate(el: Element, keepHidden = false): boolean {
   if (ALWAYS_DROPPED.has(tag)) return true;
   // A <header>/<footer> inside an article is its byline or notes, not the site's chrome.
   if ((tag === 'HEADER' || tag === 'FOOTER') && !el.parentElement?.closest('article, main, [role="main"]')) return true;
-  if (tag === 'FORM' && (el.textContent ?? '').length < PAGE_FORM_TEXT) {
-    return pageTypeOf(el.ownerDocument) !== 'forum' || !isFieldlessForm(el);
+  if (tag === 'FORM') {
+    if (pageTypeOf(el.ownerDocument) === 'forum') return isThreadForm(el);
+    if ((el.textContent ?? '').length < PAGE_FORM_TEXT) return true;
   }
   // A form control's label ("Email*", a size or a filter option): the controls themselves are gone already.
   if (tag === 'LABEL') return true;
   if (!el.hasAttributes()) return false;
   if (!keepHidden) {
-    if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
+    // A popover (`<div popover>`: an app-install prompt, an off-canvas menu) is hidden until a control opens it.
+    if (el.hasAttribute('hidden') || el.hasAttribute('popover') || el.getAttribute('aria-hidden') === 'true')
+      return true;
     const style = el.getAttribute('style');
     if (style && HIDDEN_STYLE.test(style)) return true;
     if (isHiddenByClass(el)) return true;

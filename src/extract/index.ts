@@ -1,6 +1,7 @@
 // Main-content extraction: HTML of a page → title, description, language, GFM Markdown and plain text; plus the
 // Markdown → typed blocks conversion behind format=json. Nothing here throws on any input.
 import { extractFullContent } from './boilerplate.js';
+import { restoreBylines } from './bylines.js';
 import { cleanContent } from './clean.js';
 import { markdownToDocument, type DocumentBlock, type MarkdownDocument } from './document.js';
 import { looksLikeLandingPage } from './landing.js';
@@ -86,7 +87,10 @@ export function extractHtml(html: string, pageUrl: string): ExtractedContent {
     setPageType(doc, pageType);
     const landing = pageType === 'article' && looksLikeLandingPage(doc);
     const { root, isLongArticle } = findMainContent(source, doc, landing);
-    if (pageType === 'forum') removePosterStats(root);
+    if (pageType === 'forum') {
+      restoreBylines(root);
+      removePosterStats(root);
+    }
     cleanContent(root, metadata.baseUrl);
     const converted = dropEmptyListItems(convertToMarkdown(root.innerHTML));
     let body = isLongArticle ? trimShortEdges(converted) : converted;

@@ -9,6 +9,7 @@ import {
   isHiddenByClass,
   measureText,
 } from './boilerplate.js';
+import { markBylines } from './bylines.js';
 import { prepareCodeBlocks } from './code-language.js';
 import { showCollapsedPanels } from './disclosures.js';
 import { unnameDataTables } from './data-tables.js';
@@ -17,7 +18,7 @@ import { removeLinkParagraphs, removeNamedNoise } from './noise.js';
 import { showsNoscriptContent } from './noscript.js';
 import { pageTypeOf, setPageType, type PageType } from './page-type.js';
 import { showCodeTabPanels } from './tab-panels.js';
-import { unwrapFieldlessForms } from './post-forms.js';
+import { removeThreadForms, unwrapFieldlessForms } from './post-forms.js';
 import { removeTeaserSections } from './teasers.js';
 
 /**
@@ -131,7 +132,11 @@ function freshFullContent(html: string, doc: Document, hasCode: boolean): Elemen
   showCollapsedPanels(fresh.body);
   // A thread's page minus boilerplate loses the named noise (pagination, tag lists) Readability's route loses too. On
   // other page types the same cost products and service pages 0.01-0.02 F1 on WCXB: there those names catch content.
-  if (pageTypeOf(doc) === 'forum') removeNamedNoise(fresh.body);
+  if (pageTypeOf(doc) === 'forum') {
+    markBylines(fresh.body);
+    removeThreadForms(fresh.body);
+    removeNamedNoise(fresh.body);
+  }
   return extractFullContent(fresh);
 }
 
@@ -153,6 +158,7 @@ export interface MainContent {
 export function findMainContent(html: string, doc: Document, landing = false): MainContent {
   // Most pages have no <pre>: testing the string is cheaper than walking the DOM for one.
   const hasCode = /<pre[\s>]/i.test(html);
+  if (pageTypeOf(doc) === 'forum') markBylines(doc.body);
   if (hasCode) {
     prepareCodeBlocks(doc);
     showCodeTabPanels(doc.body);
@@ -164,6 +170,8 @@ export function findMainContent(html: string, doc: Document, landing = false): M
   // A noscript copy of the page is its content already (noscript.ts).
   const runsReadability = doc.body.firstElementChild !== null && !showsNoscriptContent(doc);
   if (runsReadability) {
+    // Before the named noise goes: it takes the fields that tell a reply box from a post wrapped in a form.
+    if (pageTypeOf(doc) === 'forum') removeThreadForms(doc.body);
     removeNamedNoise(doc.body);
     unnameDataTables(doc.body);
     if (pageTypeOf(doc) === 'forum') {

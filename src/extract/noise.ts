@@ -3,6 +3,7 @@
 // the article's container, and drops class names before we see its result, so the named ones go from the page before
 // it runs; the teaser paragraphs, which carry no telling name, go from its result.
 import { compactLength, holdsMostOfPage } from './page-share.js';
+import { isBylineMark } from './bylines.js';
 import { isCommentOnPost } from './comments.js';
 import { pageTypeOf, type PageType } from './page-type.js';
 
@@ -181,7 +182,9 @@ const REPLY_TEXT = 20;
  */
 function isQuotedPost(el: Element): boolean {
   if (el.tagName !== 'BLOCKQUOTE' || pageTypeOf(el.ownerDocument) !== 'forum') return false;
-  if (!el.hasAttributes() && el.querySelector('cite') === null) return false;
+  // The byline marks of bylines.ts are ours, not the engine's.
+  const marked = [...el.attributes].some((attribute) => !isBylineMark(attribute.name));
+  if (!marked && el.querySelector('cite') === null) return false;
   const parent = el.parentElement;
   if (!parent) return false;
   const beside = compactLength(parent.textContent) - compactLength(el.textContent);
@@ -216,9 +219,19 @@ export function removePosterStats(root: Element): void {
   // The profile block that holds a stat line holds the poster's other fields too: `Primary OS: Windows`, `Contact:`.
   const isProfile = children.some(isPosterStat);
   for (const el of children) {
-    if (isPosterStat(el) || (isProfile && isProfileField(el))) el.remove();
+    if (isPosterStat(el) || isPostTally(el) || (isProfile && isProfileField(el))) el.remove();
     else removePosterStats(el);
   }
+}
+
+/**
+ * What each post of a thread shows beside its text: its number (`#12`, a link to the post) and its tallies (`3 Likes`,
+ * `1 reply`). Removed with the stat lines, after the content is found: removed before, they changed Readability's pick.
+ */
+const POST_TALLY = /^(?:#\d+\s*[·•|]?|[\d,.]+[km]?\s+(?:likes?|replies|reply|votes?))$/i;
+
+function isPostTally(el: Element): boolean {
+  return POST_TALLY.test((el.textContent ?? '').replace(/\s+/g, ' ').trim()) && el.closest('table, pre, code') === null;
 }
 
 /** A profile's field: a short label and a colon, then a short value. */

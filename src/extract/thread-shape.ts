@@ -10,9 +10,9 @@ const MIN_PAGE_SHARE = 0.5;
 /** A post's own words (its text minus its links): more than a teaser's summary line. */
 const MIN_POST_TEXT = 150;
 /** A link to a member's page: `/user/…`, `/members/…`, `/u/…`, `memberlist.php?…`, `/profile/…`. */
-const MEMBER_LINK = /\/(?:users?|members?|profiles?|u|memberlist\.php|member\.php)(?:[/?.-]|$)/i;
+export const MEMBER_LINK = /\/(?:users?|members?|profiles?|u|memberlist\.php|member\.php)(?:[/?.-]|$)/i;
 /** A post's date as text where no <time> marks it: `10:42`, `Mar 3`, `2 days ago`, `2024-03-03`. */
-const DATE_TEXT =
+export const DATE_TEXT =
   /\b(?:\d{1,2}:\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}|\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago|\d{4}-\d{2}-\d{2})/i;
 
 const INERT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);

@@ -1,0 +1,123 @@
+// Who wrote each post of a thread, and when. The name is a link to the member's profile and the date often a link to
+// the post, so Readability cleans the byline away as link-dense, or the fallback's link-list pruning does; the
+// issue asks that every post keep its author. Each post is marked with its byline before extraction, and the byline
+// goes back at the head of every marked post whose kept text lacks it.
+import { compactLength } from './page-share.js';
+import { DATE_TEXT, MEMBER_LINK } from './thread-shape.js';
+
+const AUTHOR = 'data-byline-author';
+const DATE = 'data-byline-date';
+/** True when el holds a post marked with its byline: a form around posts (inline moderation) is not a reply box. */
+export function holdsMarkedPost(el: Element): boolean {
+  return el.querySelector(`[${AUTHOR}]`) !== null;
+}
+
+/** True for the attributes this module marks posts with. */
+export function isBylineMark(name: string): boolean {
+  return name === AUTHOR || name === DATE;
+}
+
+/** A machine's timestamp written as the text of a <time>: not the date a reader sees. */
+const MACHINE_DATE = /^\d{4}-\d{2}-\d{2}T/;
+/** Ancestors looked at for the post around a member link: the name sits a few levels inside its post's header. */
+const POST_DEPTH = 10;
+/** A post says something besides its byline: a menu entry linking to a member list does not. */
+const MIN_POST_TEXT = 40;
+/** A member's name: a word or a few, not a sentence, not a bare count ("1,046" posts linking to the profile). */
+const NAME = /^(?=.*\p{L}).{2,40}$/su;
+
+/** Siblings looked at on each side for a post's twin: posts follow each other, and a longer scan is quadratic. */
+const NEAR_SIBLINGS = 10;
+
+/** Posts share their tag and class: a post's cells (`cell cell--user`, `cell cell--main`) share only a first class. */
+function isTwin(a: Element, b: Element | null): boolean {
+  return b !== null && b.tagName === a.tagName && b.getAttribute('class') === a.getAttribute('class');
+}
+
+/** True when an element of el's tag and class sits a few siblings before or after it. */
+function repeatsNearby(el: Element): boolean {
+  let before = el.previousElementSibling;
+  let after = el.nextElementSibling;
+  for (let step = 0; step < NEAR_SIBLINGS; step++) {
+    if (isTwin(el, before) || isTwin(el, after)) return true;
+    before = before?.previousElementSibling ?? null;
+    after = after?.nextElementSibling ?? null;
+  }
+  return false;
+}
+
+/**
+ * A post: an element that repeats with its tag and class among its siblings, says something besides its
+ * author's name and carries a date. `looked` holds the elements measured already, so each is measured once.
+ */
+function isPost(el: Element, name: string, looked: WeakSet<Element>): boolean {
+  if (looked.has(el) || !repeatsNearby(el)) return false;
+  looked.add(el);
+  const text = el.textContent ?? '';
+  return (
+    compactLength(text) - compactLength(name) >= MIN_POST_TEXT &&
+    (el.querySelector('time') !== null || DATE_TEXT.test(text))
+  );
+}
+
+/** The post around a member link: the nearest ancestor below root that is one (or is marked as one already). */
+function enclosingPost(link: Element, name: string, root: Element, looked: WeakSet<Element>): Element | null {
+  let el = link.parentElement;
+  for (let depth = 0; el && depth < POST_DEPTH && el !== root; depth++, el = el.parentElement) {
+    if (el.hasAttribute(AUTHOR) || isPost(el, name, looked)) return el;
+  }
+  return null;
+}
+
+/**
+ * The links to members' pages under root whose text is a name: not a count, not a sentence, and not a label that
+ * links to several members' pages ("View Public Profile" in each post's member menu).
+ */
+function namedMemberLinks(root: Element): { link: Element; name: string }[] {
+  const links: { link: Element; name: string }[] = [];
+  const targets = new Map<string, string | null>();
+  for (const link of root.querySelectorAll('a[href]')) {
+    const href = link.getAttribute('href') ?? '';
+    const name = (link.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (!NAME.test(name) || !MEMBER_LINK.test(href)) continue;
+    const target = targets.get(name);
+    targets.set(name, target === undefined || target === href ? href : null);
+    links.push({ link, name });
+  }
+  return links.filter(({ name }) => targets.get(name) !== null);
+}
+
+/** Marks each post under root with its author (its first link to a member's page) and its date (its first <time>). */
+export function markBylines(root: Element): void {
+  const looked = new WeakSet<Element>();
+  for (const { link, name } of namedMemberLinks(root)) {
+    const post = enclosingPost(link, name, root, looked);
+    if (!post || post.hasAttribute(AUTHOR)) continue;
+    post.setAttribute(AUTHOR, name);
+    const date = (post.querySelector('time')?.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (date && !MACHINE_DATE.test(date)) post.setAttribute(DATE, date);
+  }
+}
+
+/** The words of text between spaces, so a name is not found inside a longer word ("Ann" in "Annual"). */
+function words(text: string): string {
+  return ` ${(text.match(/[\p{L}\p{N}_]+/gu) ?? []).join(' ')} `;
+}
+
+/** Puts the byline back at the head of each marked post under root whose text lacks it; the marks go. */
+export function restoreBylines(root: Element): void {
+  for (const post of [root, ...root.querySelectorAll(`[${AUTHOR}]`)]) {
+    const author = post.getAttribute(AUTHOR);
+    if (author === null) continue;
+    const date = post.getAttribute(DATE);
+    post.removeAttribute(AUTHOR);
+    post.removeAttribute(DATE);
+    const text = words(post.textContent ?? '');
+    for (const line of [date, author]) {
+      if (!line || text.includes(words(line))) continue;
+      const p = post.ownerDocument.createElement('p');
+      p.textContent = line;
+      post.insertBefore(p, post.firstChild);
+    }
+  }
+}
