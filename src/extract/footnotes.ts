@@ -1,6 +1,7 @@
 // Footnotes as GFM footnotes: a reference (`<sup><a href="#fn1">1</a></sup>`) becomes `[^1]`, and its note becomes
 // `[^1]: text` without the "↩" links back. A pair counts as a footnote only when the note links back to the reference,
 // as Pandoc, kramdown, GitHub, WordPress and MediaWiki all write them; anything else stays as it is.
+import { unwrap } from './dom.js';
 import { createVerbatim } from './verbatim.js';
 
 /** What a note may hold to become one `[^n]: text` line; notes with lists, code or tables stay as the page has them. */
@@ -89,7 +90,7 @@ function rewriteNote(note: Element, label: string, backlinks: Element[]): Elemen
   }
   for (const block of Array.from(note.querySelectorAll('p, div'))) {
     block.after(doc.createTextNode(' '));
-    block.replaceWith(...Array.from(block.childNodes));
+    unwrap(block);
   }
   // The first text left, wherever it sits (MediaWiki's "^ " is in a <span> of its own).
   const walker = doc.createTreeWalker(note, 4);

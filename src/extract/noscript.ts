@@ -1,5 +1,6 @@
 // Pages that render with a script and give readers without one the whole text in a <noscript> (forum engines that
 // serve their posts this way): there the noscript is the page, and everything outside it is a loading screen.
+import { unwrap } from './dom.js';
 import { compactLength } from './page-share.js';
 
 /** A noscript with less text than this says "enable JavaScript" or holds a tracking pixel, not the page's content. */
@@ -20,7 +21,7 @@ export function showNoscriptContent(doc: Document): void {
   const outside = compactLength(doc.body.textContent) - lengths.reduce((sum, length) => sum + length, 0);
   noscripts.forEach((el, i) => {
     if (lengths[i]! < MIN_NOSCRIPT_TEXT || lengths[i]! <= outside || !el.isConnected) return;
-    el.replaceWith(...el.childNodes);
+    unwrap(el);
     unwrapped.add(doc);
   });
 }
