@@ -4,7 +4,7 @@ import { extractFullContent } from './boilerplate.js';
 import { restoreBylines } from './bylines.js';
 import { cleanContent } from './clean.js';
 import { markdownToDocument, type DocumentBlock, type MarkdownDocument } from './document.js';
-import { looksLikeLandingPage } from './landing.js';
+import { declaresPageNotPost, looksLikeLandingPage } from './landing.js';
 import { findMainContent } from './main-content.js';
 import { removePosterStats } from './noise.js';
 import { dropEmptyListItems, trimShortEdges } from './edges.js';
@@ -85,7 +85,8 @@ export function extractHtml(html: string, pageUrl: string): ExtractedContent {
     assertNestingDepth(doc);
     const pageType = detectPageType(doc, jsonLd);
     setPageType(doc, pageType);
-    const landing = pageType === 'article' && looksLikeLandingPage(doc);
+    const landing =
+      pageType === 'article' && (looksLikeLandingPage(doc) || declaresPageNotPost(jsonLd, metadata.details.author));
     const { root, isLongArticle } = findMainContent(source, doc, landing);
     if (pageType === 'forum') {
       restoreBylines(root);

@@ -116,6 +116,9 @@ export function readJsonLd(blocks: readonly string[]): JsonLdFacts {
   };
 }
 
+/** schema.org types of a news story or a blog post (page-type.ts, landing.ts). */
+export const ARTICLE_TYPES = /^(?:News|Blog|Report|Tech|Scholarly)?(?:Article|Posting)$/;
+
 /** schema.org types of one item for sale (page-type.ts tells a product page by them). */
 export const PRODUCT_TYPES = /^(?:Product|ProductGroup|IndividualProduct)$/;
 

@@ -1,5 +1,7 @@
 // A page that declares an article (og:type article is most sites' default) but is built like a landing page: its
-// content is spread over sibling sections (features, pricing, FAQ), of which Readability keeps one or two.
+// content is spread over sibling sections (features, pricing, FAQ), of which Readability keeps one or two. Also a
+// page whose own JSON-LD says it is a page, not a post.
+import { ARTICLE_TYPES, readJsonLdTypes } from './jsonld.js';
 
 /** Sections each opened by their own heading: a news story has a few at most, a service page a dozen or more. */
 const LANDING_SECTIONS = 10;
@@ -14,4 +16,16 @@ export function looksLikeLandingPage(doc: Document): boolean {
     if (section.querySelector('h1, h2, h3, h4') !== null && ++sections >= LANDING_SECTIONS) return true;
   }
   return false;
+}
+
+/**
+ * True when only og:type calls the page an article while its JSON-LD types it a page (WebPage, CollectionPage…; no
+ * Article node) and it names no author: SEO plugins write og:type article on every page of a site and an Article
+ * node, with its author, only for posts, so this is one of the site's pages (a service, a catalogue, a guide), held
+ * to the same coverage.
+ */
+export function declaresPageNotPost(jsonLd: readonly string[], author: string | null): boolean {
+  if (author !== null) return false;
+  const types = [...readJsonLdTypes(jsonLd)];
+  return types.some((type) => type.endsWith('Page')) && !types.some((type) => ARTICLE_TYPES.test(type));
 }

@@ -1,7 +1,7 @@
 // What kind of page this is, from what it says about itself: the extraction profile switches on it (a forum thread
 // keeps every post, where an article's comment section goes; a page that does not call itself an article keeps its
 // grids of cards; a product page loses its reviews). Only the kinds whose profile differs are told apart.
-import { PRODUCT_TYPES, readJsonLdTypes } from './jsonld.js';
+import { ARTICLE_TYPES, PRODUCT_TYPES, readJsonLdTypes } from './jsonld.js';
 import { hasThreadShape } from './thread-shape.js';
 
 export type PageType = 'article' | 'forum' | 'product' | 'other';
@@ -11,8 +11,6 @@ const FORUM_TYPES = /^(?:DiscussionForumPosting|QAPage)$/;
 const FORUM_ITEMTYPES = /schema\.org\/(?:DiscussionForumPosting|QAPage|Comment)\b/i;
 const PRODUCT_ITEMTYPE = /schema\.org\/Product\b/i;
 const PRODUCT_OG_TYPES = /^(?:og:)?product(?:\.item)?$/;
-/** schema.org types of a news story or a blog post. */
-const ARTICLE_TYPES = /^(?:News|Blog|Report|Tech|Scholarly)?(?:Article|Posting)$/;
 
 const pageTypes = new WeakMap<Document, PageType>();
 

@@ -2,6 +2,7 @@
 // as much of the page as on a page that declares nothing.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { extractHtml } from '../../src/extract/index.js';
 import { looksLikeLandingPage } from '../../src/extract/landing.js';
 import { parseDocument } from '../../src/extract/parse.js';
 
@@ -19,4 +20,29 @@ test('sections without their own heading do not count', () => {
     .replace(/<h2>/g, '<b>')
     .replace(/<\/h2>/g, '</b>');
   assert.equal(looksLikeLandingPage(page(unheaded)), false);
+});
+
+/** A page og:type calls an article: one long band Readability keeps, two shorter bands beside it. */
+function declaredPage(head: string): string {
+  const prose = (words: number, seed: string) => Array.from({ length: words }, (_, i) => `${seed}${i % 7}`).join(' ');
+  const band = (name: string, words: number) =>
+    `<div class="band"><div class="wrap"><h2>Our ${name}</h2><p>${prose(words, name)}.</p></div></div>`;
+  return (
+    `<html><head><title>Services</title><meta property="og:type" content="article">${head}</head><body>` +
+    `${band('consulting', 200)}${band('pricing', 80)}${band('support', 80)}</body></html>`
+  );
+}
+const jsonLd = (type: string) => `<script type="application/ld+json">{"@type":"${type}","name":"Services"}</script>`;
+
+test('a declared article that its JSON-LD calls a WebPage, with no author, keeps every band', () => {
+  const { text } = extractHtml(declaredPage(jsonLd('WebPage')), 'https://agency.example/services');
+  for (const band of ['Our consulting', 'Our pricing', 'Our support']) assert.ok(text.includes(band), band);
+});
+
+test('a post (an Article node, or a named author) keeps Readability pick', () => {
+  const posting = extractHtml(declaredPage(jsonLd('BlogPosting')), 'https://agency.example/blog/1').text;
+  assert.ok(posting.includes('Our consulting') && !posting.includes('Our pricing'), posting);
+  const authored = declaredPage(`${jsonLd('WebPage')}<meta name="author" content="Ann Lee">`);
+  const { text } = extractHtml(authored, 'https://agency.example/blog/2');
+  assert.ok(text.includes('Our consulting') && !text.includes('Our pricing'), text);
 });
