@@ -76,6 +76,43 @@ const LINK_LIST_CONTAINERS = new Set([
 ]);
 const MAX_LINK_DENSITY = 0.5;
 
+/** A link styled or announced as a button: "Add to cart", "Learn more", "Sign up now", a call to action. */
+const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button)(?:$|[\s_-])/i;
+/**
+ * A button says a verb and a word or two; a longer link is a card, a title or a promotion's own words ("Shop Van Gogh
+ * Watercolors") that a theme happens to style as one.
+ */
+const MAX_BUTTON_WORDS = 3;
+
+function isButtonLink(el: Element): boolean {
+  if (el.getAttribute('role') !== 'button' && !BUTTON_CLASS.test(el.getAttribute('class') ?? '')) return false;
+  return (el.textContent ?? '').trim().split(/\s+/).length <= MAX_BUTTON_WORDS;
+}
+
+/** A keyboard user's jump past the menus ("Skip to main content", "Skip to product list"): an in-page link. */
+function isSkipLink(el: Element): boolean {
+  return (el.getAttribute('href') ?? '').startsWith('#') && /^\s*skip\b/i.test(el.textContent ?? '');
+}
+
+/** What a script shows until it has filled a block in: "Loading…", left in the served page. */
+function isLoadingPlaceholder(el: Element): boolean {
+  return el.firstElementChild === null && /^\s*loading\s*(?:\.{3}|…)?\s*$/i.test(el.textContent ?? '');
+}
+
+/**
+ * Text only a screen reader reads, in the classes themes and frameworks hide it with: a shop's "Regular price", "Sale
+ * price", "Unit price", a pager's "Next". A longer one may be a product's name or the heading of a section, content.
+ */
+const SCREEN_READER_CLASS = /(?:^|\s)(?:sr-only|visually-hidden|visuallyhidden|screen-reader-text)(?=$|\s)/i;
+const MAX_SCREEN_READER_WORDS = 3;
+
+function isScreenReaderLabel(el: Element): boolean {
+  return (
+    SCREEN_READER_CLASS.test(el.getAttribute('class') ?? '') &&
+    (el.textContent ?? '').trim().split(/\s+/).length <= MAX_SCREEN_READER_WORDS
+  );
+}
+
 /** An element a CSS framework's class hides at every screen size. */
 export function isHiddenByClass(el: Element): boolean {
   const className = el.getAttribute('class');
@@ -96,7 +133,9 @@ export function isBoilerplate(el: Element, keepHidden = false): boolean {
   }
   // A form control's label ("Email*", a size or a filter option): the controls themselves are gone already.
   if (tag === 'LABEL') return true;
+  if (isLoadingPlaceholder(el)) return true;
   if (!el.hasAttributes()) return false;
+  if (tag === 'A' && (isButtonLink(el) || isSkipLink(el))) return true;
   if (!keepHidden) {
     if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
     const style = el.getAttribute('style');
@@ -155,7 +194,9 @@ function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false,
       if (inLink) count.link += length;
     } else if (node.nodeType === 1) {
       const el = node as Element;
-      if (isBoilerplate(el, keepHidden)) {
+      // Screen-reader labels still count as the page's text when Readability's pick is weighed: removing them there
+      // changed which route a page took (a category's cards lost to its SEO text).
+      if (isBoilerplate(el, keepHidden) || isScreenReaderLabel(el)) {
         el.remove();
         continue;
       }

@@ -180,3 +180,35 @@ test("a collapsed accordion's panel of prose is kept; a menu's closed dropdown i
   assert.ok(text.includes('Measure your torso'), text);
   assert.ok(!text.includes('Sleeping bags'), text);
 });
+
+test("a link styled as a button goes with its few words; a longer one, a promotion's own words, stays", () => {
+  const buttons =
+    '<p>Ships in two days from the north warehouse.</p><a class="btn btn-primary" href="/cart">Add to cart</a>' +
+    '<a role="button" href="/wish">Add to wishlist</a><a class="button" href="/vg">Shop Van Gogh Watercolors</a>';
+  const { text } = extractHtml(sectionsPage(buttons), 'https://shop.example/p/8');
+  assert.ok(!text.includes('Add to cart'), text);
+  assert.ok(!text.includes('Add to wishlist'), text);
+  assert.ok(text.includes('Shop Van Gogh Watercolors'), text);
+  assert.ok(text.includes('Ships in two days'), text);
+});
+
+test("a screen reader's label of a few words goes from the page minus boilerplate; a longer hidden text stays", () => {
+  const prices =
+    '<p><span class="visually-hidden">Regular price</span> $40.00 <span class="sr-only">Sale price</span> $30.00</p>' +
+    '<h3 class="sr-only">Trail pack in waxed canvas, forty litres</h3>';
+  const { text } = extractHtml(sectionsPage(prices), 'https://shop.example/p/9');
+  assert.ok(!text.includes('Regular price'), text);
+  assert.ok(!text.includes('Sale price'), text);
+  assert.ok(text.includes('$30.00'), text);
+  assert.ok(text.includes('Trail pack in waxed canvas'), text);
+});
+
+test('a skip link and a "Loading…" placeholder go; a sentence that mentions loading stays', () => {
+  const chrome =
+    '<a class="skip" href="#main">Skip to main content</a><div class="spinner">Loading…</div><p>Loading...</p>' +
+    '<p>Loading the van takes two people and ten minutes.</p>';
+  const { text } = extractHtml(sectionsPage(chrome), 'https://shop.example/c/4');
+  assert.ok(!text.includes('Skip to main'), text);
+  assert.ok(!/^Loading(?:…|\.\.\.)$/m.test(text), text);
+  assert.ok(text.includes('Loading the van takes'), text);
+});
