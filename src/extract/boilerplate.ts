@@ -113,6 +113,12 @@ function isScreenReaderLabel(el: Element): boolean {
   );
 }
 
+/** A control's or a placeholder's words that say nothing of the page: removed before Readability too (noise.ts). */
+export function isControlText(el: Element): boolean {
+  if (el.tagName === 'A' && (isButtonLink(el) || isSkipLink(el))) return true;
+  return isLoadingPlaceholder(el) || isScreenReaderLabel(el);
+}
+
 /** An element a CSS framework's class hides at every screen size. */
 export function isHiddenByClass(el: Element): boolean {
   const className = el.getAttribute('class');

@@ -212,3 +212,14 @@ test('a skip link and a "Loading…" placeholder go; a sentence that mentions lo
   assert.ok(!/^Loading(?:…|\.\.\.)$/m.test(text), text);
   assert.ok(text.includes('Loading the van takes'), text);
 });
+
+test("a declared product's button links and price labels go from Readability's pick too", () => {
+  const controls =
+    '<p><span class="visually-hidden">Regular price</span> $40.00</p><a class="btn" href="/cart">Add to cart</a>';
+  const body = `<div class="product"><h1>Trail pack</h1><p>${prose(120, 'about')}.</p>${controls}<p>${prose(80, 'more')}.</p></div>`;
+  const html = `<html><head><title>Trail pack</title>${PRODUCT_LD}</head><body>${body}</body></html>`;
+  const { text } = extractHtml(html, 'https://shop.example/p/10');
+  assert.ok(!text.includes('Add to cart'), text);
+  assert.ok(!text.includes('Regular price'), text);
+  assert.ok(text.includes('$40.00'), text);
+});
