@@ -94,9 +94,14 @@ function isSkipLink(el: Element): boolean {
   return (el.getAttribute('href') ?? '').startsWith('#') && /^\s*skip\b/i.test(el.textContent ?? '');
 }
 
-/** What a script shows until it has filled a block in: "Loading…", left in the served page. */
-function isLoadingPlaceholder(el: Element): boolean {
-  return el.firstElementChild === null && /^\s*loading\s*(?:\.{3}|…)?\s*$/i.test(el.textContent ?? '');
+/**
+ * A leaf that only says what its block is, not what it holds: what a script shows until it has filled the block in
+ * ("Loading…", left in the served page), an ad's label ("Sponsored", "Advertisement").
+ */
+const PLACEHOLDER = /^\s*(?:loading\s*(?:\.{3}|…)?|sponsored|advertisement)\s*$/i;
+
+function isPlaceholderLeaf(el: Element): boolean {
+  return el.firstElementChild === null && PLACEHOLDER.test(el.textContent ?? '');
 }
 
 /**
@@ -116,7 +121,7 @@ function isScreenReaderLabel(el: Element): boolean {
 /** A control's or a placeholder's words that say nothing of the page: removed before Readability too (noise.ts). */
 export function isControlText(el: Element): boolean {
   if (el.tagName === 'A' && (isButtonLink(el) || isSkipLink(el))) return true;
-  return isLoadingPlaceholder(el) || isScreenReaderLabel(el);
+  return isPlaceholderLeaf(el) || isScreenReaderLabel(el);
 }
 
 /** An element a CSS framework's class hides at every screen size. */
@@ -139,7 +144,7 @@ export function isBoilerplate(el: Element, keepHidden = false): boolean {
   }
   // A form control's label ("Email*", a size or a filter option): the controls themselves are gone already.
   if (tag === 'LABEL') return true;
-  if (isLoadingPlaceholder(el)) return true;
+  if (isPlaceholderLeaf(el)) return true;
   if (!el.hasAttributes()) return false;
   if (tag === 'A' && (isButtonLink(el) || isSkipLink(el))) return true;
   if (!keepHidden) {

@@ -203,13 +203,14 @@ test("a screen reader's label of a few words goes from the page minus boilerplat
   assert.ok(text.includes('Trail pack in waxed canvas'), text);
 });
 
-test('a skip link and a "Loading…" placeholder go; a sentence that mentions loading stays', () => {
+test('a skip link, a "Loading…" placeholder and an ad\'s label go; a sentence that mentions loading stays', () => {
   const chrome =
     '<a class="skip" href="#main">Skip to main content</a><div class="spinner">Loading…</div><p>Loading...</p>' +
-    '<p>Loading the van takes two people and ten minutes.</p>';
+    '<p>Loading the van takes two people and ten minutes.</p><span>Sponsored</span>';
   const { text } = extractHtml(sectionsPage(chrome), 'https://shop.example/c/4');
   assert.ok(!text.includes('Skip to main'), text);
   assert.ok(!/^Loading(?:…|\.\.\.)$/m.test(text), text);
+  assert.ok(!text.includes('Sponsored'), text);
   assert.ok(text.includes('Loading the van takes'), text);
 });
 
