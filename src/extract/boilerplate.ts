@@ -76,6 +76,54 @@ const LINK_LIST_CONTAINERS = new Set([
 ]);
 const MAX_LINK_DENSITY = 0.5;
 
+/** A link styled or announced as a button: "Add to cart", "Learn more", "Sign up now", a call to action. */
+const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button)(?:$|[\s_-])/i;
+/**
+ * A button says a verb and a word or two; a longer link is a card, a title or a promotion's own words ("Shop Van Gogh
+ * Watercolors") that a theme happens to style as one.
+ */
+const MAX_BUTTON_WORDS = 3;
+
+function isButtonLink(el: Element): boolean {
+  if (el.getAttribute('role') !== 'button' && !BUTTON_CLASS.test(el.getAttribute('class') ?? '')) return false;
+  return (el.textContent ?? '').trim().split(/\s+/).length <= MAX_BUTTON_WORDS;
+}
+
+/** A keyboard user's jump past the menus ("Skip to main content", "Skip to product list"): an in-page link. */
+function isSkipLink(el: Element): boolean {
+  return (el.getAttribute('href') ?? '').startsWith('#') && /^\s*skip\b/i.test(el.textContent ?? '');
+}
+
+/**
+ * A leaf that only says what its block is, not what it holds: what a script shows until it has filled the block in
+ * ("Loading…", left in the served page), an ad's label ("Sponsored", "Advertisement").
+ */
+const PLACEHOLDER = /^\s*(?:loading\s*(?:\.{3}|…)?|sponsored|advertisement)\s*$/i;
+
+function isPlaceholderLeaf(el: Element): boolean {
+  return el.firstElementChild === null && PLACEHOLDER.test(el.textContent ?? '');
+}
+
+/**
+ * Text only a screen reader reads, in the classes themes and frameworks hide it with: a shop's "Regular price", "Sale
+ * price", "Unit price", a pager's "Next". A longer one may be a product's name or the heading of a section, content.
+ */
+const SCREEN_READER_CLASS = /(?:^|\s)(?:sr-only|visually-hidden|visuallyhidden|screen-reader-text)(?=$|\s)/i;
+const MAX_SCREEN_READER_WORDS = 3;
+
+function isScreenReaderLabel(el: Element): boolean {
+  return (
+    SCREEN_READER_CLASS.test(el.getAttribute('class') ?? '') &&
+    (el.textContent ?? '').trim().split(/\s+/).length <= MAX_SCREEN_READER_WORDS
+  );
+}
+
+/** A control's or a placeholder's words that say nothing of the page: removed before Readability too (noise.ts). */
+export function isControlText(el: Element): boolean {
+  if (el.tagName === 'A' && (isButtonLink(el) || isSkipLink(el))) return true;
+  return isPlaceholderLeaf(el) || isScreenReaderLabel(el);
+}
+
 /** An element a CSS framework's class hides at every screen size. */
 export function isHiddenByClass(el: Element): boolean {
   const className = el.getAttribute('class');
@@ -97,7 +145,9 @@ export function isBoilerplate(el: Element, keepHidden = false): boolean {
   }
   // A form control's label ("Email*", a size or a filter option): the controls themselves are gone already.
   if (tag === 'LABEL') return true;
+  if (isPlaceholderLeaf(el)) return true;
   if (!el.hasAttributes()) return false;
+  if (tag === 'A' && (isButtonLink(el) || isSkipLink(el))) return true;
   if (!keepHidden) {
     // A popover (`<div popover>`: an app-install prompt, an off-canvas menu) is hidden until a control opens it.
     if (el.hasAttribute('hidden') || el.hasAttribute('popover') || el.getAttribute('aria-hidden') === 'true')
@@ -158,7 +208,9 @@ function pruneBoilerplate(root: Element, dropLinkLists: boolean, inLink = false,
       if (inLink) count.link += length;
     } else if (node.nodeType === 1) {
       const el = node as Element;
-      if (isBoilerplate(el, keepHidden)) {
+      // Screen-reader labels still count as the page's text when Readability's pick is weighed: removing them there
+      // changed which route a page took (a category's cards lost to its SEO text).
+      if (isBoilerplate(el, keepHidden) || isScreenReaderLabel(el)) {
         el.remove();
         continue;
       }

@@ -2,6 +2,7 @@
 // datelines, author bios, share bars and tag lists, teasers for other pages. Readability keeps them when they share
 // the article's container, and drops class names before we see its result, so the named ones go from the page before
 // it runs; the teaser paragraphs, which carry no telling name, go from its result.
+import { isControlText } from './boilerplate.js';
 import { compactLength, holdsMostOfPage } from './page-share.js';
 import { isBylineMark } from './bylines.js';
 import { isCommentOnPost } from './comments.js';
@@ -202,6 +203,9 @@ export function removeNamedNoise(root: Element): void {
       isPageChrome(el) ||
       isPostCounter(el) ||
       isQuotedPost(el) ||
+      // Readability keeps a product's "Add to cart" and "Regular price" in its pick, which a product keeps whole. On
+      // other pages removing them first changed Readability's pick (a collection's cards went for a banner).
+      (pageTypeOf(el.ownerDocument) === 'product' && isControlText(el)) ||
       ((el.tagName === 'FIGCAPTION' || el.hasAttributes()) && isNamedNoise(el))
     ) {
       if (el.tagName === 'FIGCAPTION') keepCaptionAsAlt(el);
