@@ -121,3 +121,31 @@ export function restoreBylines(root: Element): void {
     }
   }
 }
+
+const POST_INDEX = 'data-post-index';
+/**
+ * Share of a post's text Readability's cleaning must leave for the post to stay as cleaned: a short reply (a line and
+ * a link) reads to it as a link-dense or too-short block and goes whole, leaving its byline alone.
+ */
+const MIN_KEPT_POST_TEXT = 0.5;
+
+/** Copies of the marked posts under root as they stand before Readability cleans them, by an index they now carry. */
+export function snapshotPosts(root: Element): Map<string, Element> {
+  const posts = new Map<string, Element>();
+  for (const post of root.querySelectorAll(`[${AUTHOR}]`)) {
+    const index = String(posts.size);
+    posts.set(index, post.cloneNode(true) as Element);
+    post.setAttribute(POST_INDEX, index);
+  }
+  return posts;
+}
+
+/** Puts back, in Readability's pick, each post that its cleaning cut to less than half its text. */
+export function restoreCutPosts(article: Element, posts: Map<string, Element>): void {
+  for (const post of [...article.querySelectorAll(`[${POST_INDEX}]`)]) {
+    const original = posts.get(post.getAttribute(POST_INDEX) ?? '');
+    post.removeAttribute(POST_INDEX);
+    if (original && compactLength(post.textContent) < MIN_KEPT_POST_TEXT * compactLength(original.textContent))
+      post.replaceWith(original);
+  }
+}

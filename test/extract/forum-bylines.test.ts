@@ -60,3 +60,15 @@ test('a popover (an app-install prompt) is hidden until opened: not content', ()
   for (const topic of TOPICS) assert.ok(text.includes(`Reply on ${topic}`), text);
   assert.ok(!text.includes('Add to Home Screen'), text);
 });
+
+test("a short reply that Readability's cleaning cut from its post comes back whole", () => {
+  // Its date and its controls are links, more text than its words: Readability removes its body as a block of links.
+  const short = `<article class="message"><div class="message-user"><h4 class="message-name"><a
+    href="/members/frank.9/">frank</a></h4></div><div class="message-main"><ul class="message-attribution"><li><a
+    href="/t/1/post-9"><time datetime="2024-07-19">Jul 19, 2024</time></a></li></ul>
+    <div class="message-body"><p>Same here on Windows 11, sadly.</p></div><a href="/t/1/share/9">Share</a>
+    <a href="/t/1/report/9">Report</a> <a href="/t/1/quote/9">Quote</a> <a href="/t/1/save/9">Bookmark</a></div></article>`;
+  const { text } = extractHtml(thread(short), 'https://forum.example/t/4');
+  for (const topic of TOPICS) assert.ok(text.includes(`Reply on ${topic}`), text);
+  assert.ok(text.includes('Same here on Windows 11'), text);
+});
