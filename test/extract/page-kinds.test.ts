@@ -4,15 +4,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { extractHtml } from '../../src/extract/index.js';
+import { assertContains } from './pages.js';
 
 function extractKind(name: string) {
   const html = readFileSync(new URL(`../fixtures/page-kinds/${name}.html`, import.meta.url), 'utf8');
   return extractHtml(html, `https://site.example/${name}`);
-}
-
-function assertContains(markdown: string, kept: string[], dropped: string[]) {
-  for (const text of kept) assert.ok(markdown.includes(text), `missing: ${text}\n---\n${markdown}`);
-  for (const text of dropped) assert.ok(!markdown.includes(text), `kept chrome: ${text}\n---\n${markdown}`);
 }
 
 test('documentation: every section, its code with the language and its table; no sidebar, breadcrumbs or pager', () => {

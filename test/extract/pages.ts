@@ -1,5 +1,6 @@
 // Inline HTML fixtures for the extraction tests: an article page with every kind of boilerplate around it, and the
 // pieces to build other pages from. Written by hand for these tests; no site is copied.
+import assert from 'node:assert/strict';
 
 /** A paragraph long enough that Readability scores it as prose. */
 export function paragraph(n: number): string {
@@ -38,3 +39,9 @@ export function articlePage(articleHtml: string, head = ''): string {
 }
 
 export const PAGE_URL = 'https://news.example/2024/05/bridge.html';
+
+/** Asserts that `output` holds each of `kept` and none of `dropped`. */
+export function assertContains(output: string, kept: string[], dropped: string[]): void {
+  for (const text of kept) assert.ok(output.includes(text), `missing: ${text}\n---\n${output}`);
+  for (const text of dropped) assert.ok(!output.includes(text), `kept chrome: ${text}\n---\n${output}`);
+}

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { extractHtml } from '../../src/extract/index.js';
-import { articlePage, PAGE_URL, paragraph } from './pages.js';
+import { articlePage, assertContains, PAGE_URL, paragraph } from './pages.js';
 
 const prose = (words: number, seed: string) => Array.from({ length: words }, (_, i) => `${seed}${i % 7}`).join(' ');
 
@@ -190,8 +190,7 @@ test("an accordion's region labelled by a control that states no expanded state 
     '<div><a id="q-2" role="button" aria-controls="a-2">Why?</a>' +
     '<div id="a-2" style="display:none;"><p>A tooltip that only a hover would show to a reader.</p></div></div>';
   const { text } = extractHtml(sectionsPage(accordion + other), 'https://shop.example/c/3');
-  assert.ok(text.includes('Measure your torso'), text);
-  assert.ok(!text.includes('A tooltip'), text);
+  assertContains(text, ['Measure your torso'], ['A tooltip']);
 });
 
 test("a link styled as a button goes with its few words; a longer one, a promotion's own words, stays", () => {
@@ -199,10 +198,7 @@ test("a link styled as a button goes with its few words; a longer one, a promoti
     '<p>Ships in two days from the north warehouse.</p><a class="btn btn-primary" href="/cart">Add to cart</a>' +
     '<a role="button" href="/wish">Add to wishlist</a><a class="button" href="/vg">Shop Van Gogh Watercolors</a>';
   const { text } = extractHtml(sectionsPage(buttons), 'https://shop.example/p/8');
-  assert.ok(!text.includes('Add to cart'), text);
-  assert.ok(!text.includes('Add to wishlist'), text);
-  assert.ok(text.includes('Shop Van Gogh Watercolors'), text);
-  assert.ok(text.includes('Ships in two days'), text);
+  assertContains(text, ['Shop Van Gogh Watercolors', 'Ships in two days'], ['Add to cart', 'Add to wishlist']);
 });
 
 test("a screen reader's label of a few words goes from the page minus boilerplate; a longer hidden text stays", () => {
@@ -210,10 +206,7 @@ test("a screen reader's label of a few words goes from the page minus boilerplat
     '<p><span class="visually-hidden">Regular price</span> $40.00 <span class="sr-only">Sale price</span> $30.00</p>' +
     '<h3 class="sr-only">Trail pack in waxed canvas, forty litres</h3>';
   const { text } = extractHtml(sectionsPage(prices), 'https://shop.example/p/9');
-  assert.ok(!text.includes('Regular price'), text);
-  assert.ok(!text.includes('Sale price'), text);
-  assert.ok(text.includes('$30.00'), text);
-  assert.ok(text.includes('Trail pack in waxed canvas'), text);
+  assertContains(text, ['$30.00', 'Trail pack in waxed canvas'], ['Regular price', 'Sale price']);
 });
 
 test('a skip link, a "Loading…" placeholder and an ad\'s label go; a sentence that mentions loading stays', () => {
@@ -221,10 +214,8 @@ test('a skip link, a "Loading…" placeholder and an ad\'s label go; a sentence 
     '<a class="skip" href="#main">Skip to main content</a><div class="spinner">Loading…</div><p>Loading...</p>' +
     '<p>Loading the van takes two people and ten minutes.</p><span>Sponsored</span>';
   const { text } = extractHtml(sectionsPage(chrome), 'https://shop.example/c/4');
-  assert.ok(!text.includes('Skip to main'), text);
+  assertContains(text, ['Loading the van takes'], ['Skip to main', 'Sponsored']);
   assert.ok(!/^Loading(?:…|\.\.\.)$/m.test(text), text);
-  assert.ok(!text.includes('Sponsored'), text);
-  assert.ok(text.includes('Loading the van takes'), text);
 });
 
 test("a declared product's button links and price labels go from Readability's pick too", () => {
@@ -233,7 +224,5 @@ test("a declared product's button links and price labels go from Readability's p
   const body = `<div class="product"><h1>Trail pack</h1><p>${prose(120, 'about')}.</p>${controls}<p>${prose(80, 'more')}.</p></div>`;
   const html = `<html><head><title>Trail pack</title>${PRODUCT_LD}</head><body>${body}</body></html>`;
   const { text } = extractHtml(html, 'https://shop.example/p/10');
-  assert.ok(!text.includes('Add to cart'), text);
-  assert.ok(!text.includes('Regular price'), text);
-  assert.ok(text.includes('$40.00'), text);
+  assertContains(text, ['$40.00'], ['Add to cart', 'Regular price']);
 });
