@@ -50,13 +50,14 @@ function visibleLengths(root: Element, inComments: boolean): { all: number; comm
 }
 
 /**
- * True when the page is its comments: outside its comment-named sections it says less than a story's few lines (a
- * link aggregator's discussion of a link). Such a page is a thread whatever it declares (lobste.rs says `article`).
+ * True when the page is its comments: they hold most of its text, and outside them it says less than a story's few
+ * lines (a link aggregator's discussion of a link). Such a page is a thread whatever it declares (lobste.rs says
+ * `article`). A short page with a "No comments yet" box is not.
  */
 export function isCommentsPage(doc: Document): boolean {
   if (!doc.body) return false;
   const { all, comments } = visibleLengths(doc.body, false);
-  return comments > 0 && all - comments <= MAX_STORY_TEXT;
+  return comments > all - comments && all - comments <= MAX_STORY_TEXT;
 }
 
 function isPost(el: Element): boolean {

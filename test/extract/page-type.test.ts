@@ -64,6 +64,9 @@ test("a page that is its comments (a link aggregator's story) is a thread, whate
   const story = extractHtml(page(`<p>${prose(150, 'story')}.</p>`), 'https://news.example/s/2').text;
   assert.ok(story.includes('story0'), story);
   assert.ok(!story.includes('Reply by alice'), story);
+  // A short page with an empty comment box is what it declares.
+  const empty = '<p>Opening hours: 9 to 5, Monday to Friday.</p><div class="comments">No comments yet.</div>';
+  assert.equal(detectPageType(parseDocument(`<html><body>${empty}</body></html>`), []), 'other');
 });
 
 function listing(head: string): string {
