@@ -3,7 +3,7 @@
 // for pages where Readability finds nothing or only a fraction (docs pages, short pages).
 import { removeFilterPanels } from './filter-panels.js';
 import { compactLength, holdsMostOfPage } from './page-share.js';
-import { isCommentOnPost } from './comments.js';
+import { COMMENT_NAMES, isCommentOnPost } from './comments.js';
 import { isThreadForm } from './post-forms.js';
 import { pageTypeOf } from './page-type.js';
 import { removeTeaserSections } from './teasers.js';
@@ -36,8 +36,6 @@ const NON_CONTENT_ROLES =
  */
 const NON_CONTENT_NAMES =
   /(?:^|\s)(?:cookies?|consent|gdpr|newsletter|subscribe|share|sharing|social|sidebar|advert|advertisement|ads?|sponsor(?:ed)?|banner|popup|modal|breadcrumbs?|skip|navbar|nav|navigation|menu|masthead|header|footer|related)(?:$|[-_\s])/i;
-/** Comment sections are chrome on an article and the content itself on a forum thread (page-type.ts). */
-const COMMENT_NAMES = /(?:^|\s)comments?(?:$|[-_\s])/i;
 /**
  * Customer reviews and ratings are chrome on a product page (page-type.ts): the content is the product's description
  * and specifications. On a service page the same names hold testimonials, which are content.

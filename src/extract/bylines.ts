@@ -129,21 +129,60 @@ const POST_INDEX = 'data-post-index';
  */
 const MIN_KEPT_POST_TEXT = 0.5;
 
+/** A marked post as it stood before Readability cleaned it, and which run of sibling posts it belongs to. */
+export interface PostCopy {
+  copy: Element;
+  run: number;
+}
+
 /** Copies of the marked posts under root as they stand before Readability cleans them, by an index they now carry. */
-export function snapshotPosts(root: Element): Map<string, Element> {
-  const posts = new Map<string, Element>();
+export function snapshotPosts(root: Element): PostCopy[] {
+  const posts: PostCopy[] = [];
+  const runs = new Map<Element | null, number>();
   for (const post of root.querySelectorAll(`[${AUTHOR}]`)) {
-    const index = String(posts.size);
-    posts.set(index, post.cloneNode(true) as Element);
-    post.setAttribute(POST_INDEX, index);
+    if (!runs.has(post.parentElement)) runs.set(post.parentElement, runs.size);
+    posts.push({ copy: post.cloneNode(true) as Element, run: runs.get(post.parentElement) ?? 0 });
+    post.setAttribute(POST_INDEX, String(posts.length - 1));
   }
   return posts;
 }
 
-/** Puts back, in Readability's pick, each post that its cleaning cut to less than half its text. */
-export function restoreCutPosts(article: Element, posts: Map<string, Element>): void {
-  for (const post of [...article.querySelectorAll(`[${POST_INDEX}]`)]) {
-    const original = posts.get(post.getAttribute(POST_INDEX) ?? '');
+/** The posts of Readability's pick that it kept from the snapshot, by their index. */
+function keptPosts(article: Element): Map<number, Element> {
+  const kept = new Map<number, Element>();
+  for (const post of article.querySelectorAll(`[${POST_INDEX}]`)) kept.set(Number(post.getAttribute(POST_INDEX)), post);
+  return kept;
+}
+
+/**
+ * Puts back, in their places, the posts Readability's pick dropped whole from a run of sibling posts it kept some of:
+ * an opening post or a short reply cleaned away as link-dense while the replies around it stayed.
+ */
+function restoreDroppedPosts(posts: PostCopy[], kept: Map<number, Element>): void {
+  const firstKept = new Map<number, Element>();
+  for (const [index, post] of [...kept].sort(([a], [b]) => a - b)) {
+    const run = posts[index]?.run ?? -1;
+    if (!firstKept.has(run)) firstKept.set(run, post);
+  }
+  const lastPlaced = new Map<number, Element>();
+  posts.forEach(({ copy, run }, index) => {
+    const post = kept.get(index);
+    if (post) lastPlaced.set(run, post);
+    else if (lastPlaced.has(run)) lastPlaced.get(run)?.after(copy);
+    else firstKept.get(run)?.before(copy);
+    if (!post && firstKept.has(run)) lastPlaced.set(run, copy);
+  });
+}
+
+/**
+ * Puts back, in Readability's pick, the posts it dropped from among those it kept, and each post that its cleaning
+ * cut to less than half its text.
+ */
+export function restorePosts(article: Element, posts: PostCopy[]): void {
+  const kept = keptPosts(article);
+  restoreDroppedPosts(posts, kept);
+  for (const [index, post] of kept) {
+    const original = posts[index]?.copy;
     post.removeAttribute(POST_INDEX);
     if (original && compactLength(post.textContent) < MIN_KEPT_POST_TEXT * compactLength(original.textContent))
       post.replaceWith(original);

@@ -9,7 +9,7 @@ import {
   isHiddenByClass,
   measureText,
 } from './boilerplate.js';
-import { markBylines, restoreCutPosts, snapshotPosts } from './bylines.js';
+import { markBylines, restorePosts, snapshotPosts } from './bylines.js';
 import { prepareCodeBlocks } from './code-language.js';
 import { showCollapsedPanels } from './disclosures.js';
 import { unnameDataTables } from './data-tables.js';
@@ -181,7 +181,7 @@ export function findMainContent(html: string, doc: Document, landing = false): M
   }
   const posts = runsReadability && pageTypeOf(doc) === 'forum' ? snapshotPosts(doc.body) : null;
   const article = runsReadability ? runReadability(doc) : null;
-  if (article && posts) restoreCutPosts(article, posts);
+  if (article && posts) restorePosts(article, posts);
   const { verdict, length } = article
     ? judgeArticle(pageText, article, landing ? 'other' : pageTypeOf(doc))
     : { verdict: 'rejected', length: 0 };

@@ -2,7 +2,7 @@
 // keeps every post, where an article's comment section goes; a page that does not call itself an article keeps its
 // grids of cards; a product page loses its reviews). Only the kinds whose profile differs are told apart.
 import { ARTICLE_TYPES, PRODUCT_TYPES, readJsonLdTypes } from './jsonld.js';
-import { hasThreadShape } from './thread-shape.js';
+import { hasThreadShape, isCommentsPage } from './thread-shape.js';
 
 export type PageType = 'article' | 'forum' | 'product' | 'other';
 
@@ -21,6 +21,8 @@ export function detectPageType(doc: Document, jsonLd: readonly string[]): PageTy
   for (const el of doc.querySelectorAll('[itemtype]')) {
     if (FORUM_ITEMTYPES.test(el.getAttribute('itemtype') ?? '')) return 'forum';
   }
+  if (isCommentsPage(doc)) return 'forum';
+
   if (types.some((type) => ARTICLE_TYPES.test(type))) return 'article';
   const ogType = doc.querySelector('meta[property="og:type"]')?.getAttribute('content')?.trim().toLowerCase() ?? '';
   if (ogType === 'article') return 'article';

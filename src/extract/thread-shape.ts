@@ -1,6 +1,7 @@
 // A thread that does not declare itself (no DiscussionForumPosting, QAPage or Comment markup): phpBB, reddit and many
 // engines serve plain markup. Its shape tells it: a run of sibling posts, each with who wrote it (a link to a member's
 // profile), when (a <time> or a date) and a body of its own text.
+import { COMMENT_NAMES } from './comments.js';
 import { compactLength } from './page-share.js';
 
 /** Sibling posts of one tag and first class that make a thread; listings of teasers rarely pass the post test. */
@@ -17,14 +18,46 @@ export const DATE_TEXT =
 
 const INERT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
 
+/**
+ * A discussion page's own text besides its comments: a link aggregator's story (lobste.rs) is a title, a link and a
+ * few words; an article with comments says more than this before them.
+ */
+const MAX_STORY_TEXT = 500;
+
 /** The page's text without the scripts, styles and templates some pages keep in the body. */
 function visibleLength(root: Element): number {
-  let length = 0;
+  return visibleLengths(root, false).all;
+}
+
+/** The visible text under root, and the part of it inside comment-named elements (when inComments, all of it). */
+function visibleLengths(root: Element, inComments: boolean): { all: number; comments: number } {
+  const lengths = { all: 0, comments: 0 };
   for (let node = root.firstChild; node; node = node.nextSibling) {
-    if (node.nodeType === 3) length += compactLength(node.nodeValue);
-    else if (node.nodeType === 1 && !INERT.has((node as Element).tagName)) length += visibleLength(node as Element);
+    if (node.nodeType === 3) {
+      const length = compactLength(node.nodeValue);
+      lengths.all += length;
+      if (inComments) lengths.comments += length;
+    } else if (node.nodeType === 1 && !INERT.has((node as Element).tagName)) {
+      const el = node as Element;
+      const named =
+        inComments || COMMENT_NAMES.test(`${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`);
+      const inner = visibleLengths(el, named);
+      lengths.all += inner.all;
+      lengths.comments += inner.comments;
+    }
   }
-  return length;
+  return lengths;
+}
+
+/**
+ * True when the page is its comments: they hold most of its text, and outside them it says less than a story's few
+ * lines (a link aggregator's discussion of a link). Such a page is a thread whatever it declares (lobste.rs says
+ * `article`). A short page with a "No comments yet" box is not.
+ */
+export function isCommentsPage(doc: Document): boolean {
+  if (!doc.body) return false;
+  const { all, comments } = visibleLengths(doc.body, false);
+  return comments > all - comments && all - comments <= MAX_STORY_TEXT;
 }
 
 function isPost(el: Element): boolean {

@@ -72,3 +72,31 @@ test("a short reply that Readability's cleaning cut from its post comes back who
   for (const topic of TOPICS) assert.ok(text.includes(`Reply on ${topic}`), text);
   assert.ok(text.includes('Same here on Windows 11'), text);
 });
+
+test('a post that Readability dropped whole from among the posts it kept comes back in its place', () => {
+  // phpBB's posts alternate their classes (bg1, bg2): Readability adds a sibling of the other class only when it scores
+  // on its own, and an opening post of two links and a line does not.
+  const post = (name: string, i: number, body: string) =>
+    `<div class="post bg${i % 2}"><div class="inner"><dl class="postprofile"><dt><a href="/memberlist.php?u=${i}">${name}</a>
+    </dt></dl><div class="postbody"><div><h3><a href="/viewtopic.php?p=${i}">Re: Version 7</a></h3><p class="author">by
+    <a href="/memberlist.php?u=${i}">${name}</a> <time datetime="2024-07-1${i}">Jul 1${i}, 2024</time></p>
+    <div class="content">${body}</div></div></div></div></div>`;
+  const opening = post(
+    'zed',
+    1,
+    'Download it <a href="/dl">here</a>.<br>Version seven is out, with a new network stack and a rewritten installer.' +
+      '<br>See <a href="/log">here</a>.',
+  );
+  const replies = NAMES.map((name, i) =>
+    post(
+      name,
+      i,
+      i % 2 ? `Short reply by ${name}.` : `Reply on ${TOPICS[i]}, ${prose(40, name)}.<br>${prose(40, 'more')}.`,
+    ),
+  );
+  const html = `<html><head><title>Thread</title>${FORUM}</head><body><nav><a href="/">Home</a></nav>
+    <div id="page-body"><h2>Version 7 released</h2>${opening}${replies.join('')}</div></body></html>`;
+  const { text } = extractHtml(html, 'https://forum.example/viewtopic.php?t=4');
+  assert.ok(text.indexOf('Version seven is out') >= 0, text);
+  assert.ok(text.indexOf('Version seven is out') < text.indexOf('Reply on lens'), text);
+});

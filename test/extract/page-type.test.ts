@@ -48,6 +48,27 @@ test('a forum thread keeps every comment-named post with its author; an article 
   assert.ok(!article.includes('Reply by alice'), article);
 });
 
+test("a page that is its comments (a link aggregator's story) is a thread, whatever it declares", () => {
+  const comments = NAMES.map(
+    (name) =>
+      `<li class="comments_subtree"><div class="comment"><a href="/~${name}">${name}</a>` +
+      `<div class="comment_text"><p>Reply by ${name}: ${prose(40, name)}.</p></div></div></li>`,
+  ).join('');
+  const page = (story: string) =>
+    `<html><head><title>Story</title><meta property="og:type" content="article"></head><body>
+    <nav><a href="/">Home</a> <a href="/recent">Recent</a></nav><div class="story"><h1><a href="https://blog.example/goals">
+    Project goals for 2024</a></h1>${story}</div><ol class="comments">${comments}</ol></body></html>`;
+  const link = extractHtml(page('<span>via alice, 1 year ago</span>'), 'https://links.example/s/1').text;
+  for (const name of NAMES) assert.ok(link.includes(`Reply by ${name}`), link);
+  // A story of its own is an article, and its comment section goes.
+  const story = extractHtml(page(`<p>${prose(150, 'story')}.</p>`), 'https://news.example/s/2').text;
+  assert.ok(story.includes('story0'), story);
+  assert.ok(!story.includes('Reply by alice'), story);
+  // A short page with an empty comment box is what it declares.
+  const empty = '<p>Opening hours: 9 to 5, Monday to Friday.</p><div class="comments">No comments yet.</div>';
+  assert.equal(detectPageType(parseDocument(`<html><body>${empty}</body></html>`), []), 'other');
+});
+
 function listing(head: string): string {
   const cards = Array.from(
     { length: 8 },
