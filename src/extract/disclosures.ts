@@ -39,7 +39,7 @@ export function showCollapsedPanels(root: Element): void {
       const panel = id ? doc.getElementById(id) : null;
       if (!panel || panel.closest(CHROME) || linkShare(panel) > MAX_LINK_SHARE) continue;
       if (!stated && !isLabelledRegion(panel, control)) continue;
-      // A collapse animation's wrapper between the control and its panel is what hides it (Chakra's `.chakra-collapse`).
+      // A collapse animation's wrapper between the control and its panel hides it (Chakra UI's `.chakra-collapse`).
       for (let el: Element | null = panel; el && !el.contains(control); el = el.parentElement) show(el);
     }
   }

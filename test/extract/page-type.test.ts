@@ -44,7 +44,10 @@ test('a page that declares nothing but has one buy box (or its sticky copy) is a
   assert.equal(typeOf(`<h1>Kettle</h1>${buy}<div class="sticky"><button>Add to bag</button></div>`), 'product');
   assert.equal(typeOf('<input type="submit" name="add_to_basket" value="Buy">'), 'product');
   // A catalogue's cards each have their own button; a link that says so is not a buy box.
-  assert.equal(typeOf(Array.from({ length: 6 }, (_, i) => `<li>Item ${i} <button>Add to cart</button></li>`).join('')), 'other');
+  assert.equal(
+    typeOf(Array.from({ length: 6 }, (_, i) => `<li>Item ${i} <button>Add to cart</button></li>`).join('')),
+    'other',
+  );
   assert.equal(typeOf('<a href="/help">How to add to cart</a>'), 'other');
 });
 
