@@ -39,10 +39,15 @@ export function showCollapsedPanels(root: Element): void {
       const panel = id ? doc.getElementById(id) : null;
       if (!panel || panel.closest(CHROME) || linkShare(panel) > MAX_LINK_SHARE) continue;
       if (!stated && !isLabelledRegion(panel, control)) continue;
-      panel.removeAttribute('hidden');
-      if (panel.getAttribute('aria-hidden') === 'true') panel.removeAttribute('aria-hidden');
-      const style = panel.getAttribute('style');
-      if (style) panel.setAttribute('style', style.replace(HIDDEN_STYLE, ';'));
+      // A collapse animation's wrapper between the control and its panel hides it (Chakra UI's `.chakra-collapse`).
+      for (let el: Element | null = panel; el && !el.contains(control); el = el.parentElement) show(el);
     }
   }
+}
+
+function show(el: Element): void {
+  el.removeAttribute('hidden');
+  if (el.getAttribute('aria-hidden') === 'true') el.removeAttribute('aria-hidden');
+  const style = el.getAttribute('style');
+  if (style) el.setAttribute('style', style.replace(HIDDEN_STYLE, ';'));
 }

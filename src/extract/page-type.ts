@@ -11,6 +11,9 @@ const FORUM_TYPES = /^(?:DiscussionForumPosting|QAPage)$/;
 const FORUM_ITEMTYPES = /schema\.org\/(?:DiscussionForumPosting|QAPage|Comment)\b/i;
 const PRODUCT_ITEMTYPE = /schema\.org\/Product\b/i;
 const PRODUCT_OG_TYPES = /^(?:og:)?product(?:\.item)?$/;
+const ADD_TO_CART = /\badd[-_ ]?to[-_ ]?(?:cart|bag|basket)\b/i;
+/** A buy box's button, perhaps repeated in a sticky bar and a mobile layout; a catalogue has one per card. */
+const MAX_BUY_BUTTONS = 3;
 
 const pageTypes = new WeakMap<Document, PageType>();
 
@@ -37,7 +40,17 @@ function declaresProduct(doc: Document, types: string[], ogType: string): boolea
   let items = 0;
   for (const el of doc.querySelectorAll('[itemtype]'))
     if (PRODUCT_ITEMTYPE.test(el.getAttribute('itemtype') ?? '')) items++;
-  return items === 1;
+  return items === 1 || sellsOneItem(doc);
+}
+
+/** A page that declares nothing but has a few add-to-cart buttons, each named so by its id, name, value or label. */
+function sellsOneItem(doc: Document): boolean {
+  let buttons = 0;
+  for (const el of doc.querySelectorAll('button, input[type="submit"], input[type="button"]')) {
+    const label = `${el.id} ${el.getAttribute('name') ?? ''} ${el.getAttribute('value') ?? ''} ${el.textContent ?? ''}`;
+    if (ADD_TO_CART.test(label) && ++buttons > MAX_BUY_BUTTONS) return false;
+  }
+  return buttons > 0;
 }
 
 /** Tags a document (and a re-parse of the same page) with its page's type, for the rules that depend on it. */

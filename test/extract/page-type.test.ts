@@ -37,6 +37,20 @@ test('the page type comes from JSON-LD, microdata and og:type', () => {
   assert.equal(typeOf('', '', ['{"@type":"ItemList","itemListElement":[{"@type":"Product"}]}']), 'other');
 });
 
+test('a page that declares nothing but has one buy box (or its sticky copy) is a product; a catalogue is not', () => {
+  const typeOf = (body: string) => detectPageType(parseDocument(`<html><head></head><body>${body}</body></html>`), []);
+  const buy = '<form action="/cart"><button type="submit" id="add-to-cart-button">Add to Cart</button></form>';
+  assert.equal(typeOf(`<h1>Kettle</h1><span>$20</span>${buy}`), 'product');
+  assert.equal(typeOf(`<h1>Kettle</h1>${buy}<div class="sticky"><button>Add to bag</button></div>`), 'product');
+  assert.equal(typeOf('<input type="submit" name="add_to_basket" value="Buy">'), 'product');
+  // A catalogue's cards each have their own button; a link that says so is not a buy box.
+  assert.equal(
+    typeOf(Array.from({ length: 6 }, (_, i) => `<li>Item ${i} <button>Add to cart</button></li>`).join('')),
+    'other',
+  );
+  assert.equal(typeOf('<a href="/help">How to add to cart</a>'), 'other');
+});
+
 test('a forum thread keeps every comment-named post with its author; an article drops its comment section', () => {
   const forum = extractHtml(
     thread('<script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script>'),

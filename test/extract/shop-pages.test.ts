@@ -181,6 +181,15 @@ test("a collapsed accordion's panel of prose is kept; a menu's closed dropdown i
   assert.ok(!text.includes('Sleeping bags'), text);
 });
 
+test("a closed panel's collapse wrapper, between its control and the panel, is shown with it", () => {
+  const accordion =
+    '<div class="item"><button aria-expanded="false" aria-controls="p-1">Dimensions</button>' +
+    '<div class="collapse" style="overflow:hidden;display:none;height:0px"><div id="p-1" role="region">' +
+    '<p>Height 39 cm, width 62 cm, stainless steel throughout.</p></div></div></div>';
+  const { text } = extractHtml(sectionsPage(accordion), 'https://shop.example/p/9');
+  assertContains(text, ['Height 39 cm'], []);
+});
+
 test("an accordion's region labelled by a control that states no expanded state is kept; a bare aria-controls is not", () => {
   const accordion =
     '<div class="faq"><a id="q-1" role="button" aria-controls="a-1">How is the pack sized?</a>' +
