@@ -20,6 +20,7 @@ import { pageTypeOf, setPageType, type PageType } from './page-type.js';
 import { showCodeTabPanels } from './tab-panels.js';
 import { removeThreadForms, unwrapFieldlessForms } from './post-forms.js';
 import { removeTeaserSections } from './teasers.js';
+import { headingTexts, missesHeadedSections, missesManyHeadings } from './missed-sections.js';
 
 /**
  * An article this long (non-link characters, twice Readability's own threshold) is a real find, trusted unless it
@@ -180,12 +181,18 @@ export function findMainContent(html: string, doc: Document, landing = false): M
     }
   }
   const posts = runsReadability && pageTypeOf(doc) === 'forum' ? snapshotPosts(doc.body) : null;
+  // A page that declares no story or product may be a landing page of many headed sections (missed-sections.ts).
+  const headings = runsReadability && (landing || pageTypeOf(doc) === 'other') ? headingTexts(doc.body) : [];
   const article = runsReadability ? runReadability(doc) : null;
   if (article && posts) restorePosts(article, posts);
   const { verdict, length } = article
     ? judgeArticle(pageText, article, landing ? 'other' : pageTypeOf(doc))
     : { verdict: 'rejected', length: 0 };
   if (article && verdict === 'long') {
+    if (missesManyHeadings(headings, article)) {
+      const full = freshFullContent(html, doc, hasCode);
+      if (missesHeadedSections(article, full)) return { root: full, isLongArticle: false };
+    }
     // Teaser lists and link paragraphs are an article's noise. On a page that declares no article (a service page, a
     // catalogue, documentation) the links Readability kept are its content: documents, items, the pages of a manual.
     if (pageTypeOf(doc) === 'other') {

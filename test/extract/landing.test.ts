@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { extractHtml } from '../../src/extract/index.js';
 import { looksLikeLandingPage } from '../../src/extract/landing.js';
 import { parseDocument } from '../../src/extract/parse.js';
+import { assertContains, paragraph } from './pages.js';
 
 const page = (body: string) => parseDocument(`<html><head><title>x</title></head><body>${body}</body></html>`);
 const section = (i: number) => `<section><h2>Feature ${i}</h2><p>What feature ${i} does for you.</p></section>`;
@@ -45,4 +46,22 @@ test('a post (an Article node, or a named author) keeps Readability pick', () =>
   const authored = declaredPage(`${jsonLd('WebPage')}<meta name="author" content="Ann Lee">`);
   const { text } = extractHtml(authored, 'https://agency.example/blog/2');
   assert.ok(text.includes('Our consulting') && !text.includes('Our pricing'), text);
+});
+
+/** An undeclared service page: a long band of prose Readability keeps, and a band of short headed feature cards. */
+function featurePage(cards: number): string {
+  const prose = Array.from({ length: 12 }, (_, i) => paragraph(i)).join('');
+  const card = (i: number) => `<div class="card"><h3>Feature ${i}</h3><p>Saves you time ${i}.</p></div>`;
+  const grid = Array.from({ length: cards }, (_, i) => card(i)).join('');
+  return (
+    `<html><head><title>Bridges</title></head><body><div class="band"><h2>About us</h2>${prose}</div>` +
+    `<div class="band"><h2>What you get</h2><div class="grid">${grid}</div></div></body></html>`
+  );
+}
+
+test('a pick that leaves out eight headed feature cards gives way to the page minus boilerplate', () => {
+  const { text } = extractHtml(featurePage(8), 'https://bridges.example/services');
+  assertContains(text, ['Paragraph 11', 'Feature 0', 'Feature 7', 'Saves you time 7'], []);
+  const few = extractHtml(featurePage(3), 'https://bridges.example/services').text;
+  assertContains(few, ['Paragraph 11'], ['Feature 0']);
 });
