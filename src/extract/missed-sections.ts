@@ -19,8 +19,12 @@ export function headingTexts(root: Element): string[] {
   return [...root.querySelectorAll(HEADINGS)].map((h) => normalise(h.textContent)).filter((text) => text !== '');
 }
 
-/** Every text node and heading of the pick, whitespace-collapsed. */
+const pickTextsMemo = new WeakMap<Element, Set<string>>();
+
+/** Every text node and heading of the pick, whitespace-collapsed; made once per pick (both tests below read it). */
 function pickTexts(pick: Element): Set<string> {
+  const known = pickTextsMemo.get(pick);
+  if (known) return known;
   const texts = new Set(headingTexts(pick));
   const walk = (el: Element): void => {
     for (let node = el.firstChild; node; node = node.nextSibling) {
@@ -30,6 +34,7 @@ function pickTexts(pick: Element): Set<string> {
   };
   walk(pick);
   texts.delete('');
+  pickTextsMemo.set(pick, texts);
   return texts;
 }
 
@@ -61,7 +66,7 @@ function measureRemainder(full: Element, texts: Set<string>): { all: number; lin
 function inPick(el: Element, texts: Set<string>): boolean {
   if (texts.has(normalise(el.textContent))) return true;
   const walk = (node: Node): boolean => {
-    if (node.nodeType === 3) return texts.has(normalise(node.nodeValue)) && normalise(node.nodeValue) !== '';
+    if (node.nodeType === 3) return texts.has(normalise(node.nodeValue)); // texts holds no ''
     for (let child = node.firstChild; child; child = child.nextSibling) if (walk(child)) return true;
     return false;
   };
