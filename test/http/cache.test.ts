@@ -127,6 +127,22 @@ for (const backend of CACHE_BACKENDS) {
   });
 }
 
+// A kept answer is sent as the bytes it was serialised to once (src/http/routes/fetch.ts): its length must count
+// bytes, not characters, or a client would cut a page in Japanese short.
+test('a kept answer is sent whole, with its length in bytes', async (t) => {
+  const api = await buildTestApp(t);
+  const url = site.url(`/charset/sjis?kept=${process.pid}-${Date.now()}`);
+  const first = await api.post('/fetch', { url });
+  const kept = await api.post('/fetch', { url });
+  assert.equal(kept.body.cache.hit, true);
+  assert.match(kept.body.markdown, /吾輩は猫である。名前はまだ無い。/);
+  assert.equal(kept.body.markdown, first.body.markdown);
+  assert.equal(kept.headers.get('content-type'), 'application/json; charset=utf-8');
+  assert.equal(Number(kept.headers.get('content-length')), Buffer.byteLength(kept.text));
+  assert.ok(Buffer.byteLength(kept.text) > kept.text.length, 'the answer holds multi-byte characters');
+  assert.equal((await api.post('/fetch', { url })).text, kept.text);
+});
+
 test('the embedded SQLite cache survives a restart', async (t) => {
   const { mkdtempSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');

@@ -8,19 +8,22 @@ import { responses } from '../responses.js';
 
 const FETCH_ERRORS = [403, 413, 415, 422, 502, 503, 504];
 
-/** The JSON of answers the fetch service hands to many requests (a cached page read whole), made once per answer. */
-const serialized = new WeakMap<FetchResult, string>();
+/**
+ * The JSON of answers the fetch service hands to many requests (a cached page read whole), made once per answer. Kept
+ * as bytes: a string built by the serialiser is a rope, and Fastify's Content-Length and the socket's UTF-8 encoding
+ * walked it again on every request (BENCHMARKS.md, "Serving").
+ */
+const serialized = new WeakMap<FetchResult, Buffer>();
 
-/** A shared answer as the JSON its response schema gives it (reply.serialize), serialised the first time only. */
-export function sendFetchResult(reply: FastifyReply, result: FetchResult): FetchResult | string {
+/** A shared answer sent as the JSON its response schema gives it (reply.serialize), serialised the first time only. */
+export function sendFetchResult(reply: FastifyReply, result: FetchResult): FetchResult | FastifyReply {
   if (!isSharedAnswer(result)) return result;
   let json = serialized.get(result);
   if (json === undefined) {
-    json = reply.serialize(result) as string;
+    json = Buffer.from(reply.serialize(result) as string);
     serialized.set(result, json);
   }
-  void reply.type('application/json; charset=utf-8');
-  return json;
+  return reply.type('application/json; charset=utf-8').send(json);
 }
 
 export const fetchRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
