@@ -10,6 +10,7 @@ import type { AppDeps } from './app-deps.js';
 import { AppError } from '../errors.js';
 import { failedCredential } from './failed-credentials.js';
 import type { Caller } from '../operations/index.js';
+import type { RateLimitDecision } from '../ratelimit/index.js';
 import type { Account, PlanKey } from '../store/types.js';
 
 declare module 'fastify' {
@@ -51,10 +52,16 @@ export interface Limit {
 
 /**
  * Counts the request against its limit and sets RateLimit-Policy / RateLimit (draft-ietf-httpapi-ratelimit-headers).
+ * Returns nothing when the count is kept in this process, so the hook of every metered request needs no promise.
  */
-export async function enforceRateLimit(deps: AppDeps, reply: FastifyReply, limit: Limit): Promise<void> {
+export function enforceRateLimit(deps: AppDeps, reply: FastifyReply, limit: Limit): void | Promise<void> {
   if (limit.requests === 0) return;
-  const decision = await deps.rateLimiter.hit(limit.key, limit.requests, limit.windowSeconds);
+  const decision = deps.rateLimiter.hit(limit.key, limit.requests, limit.windowSeconds);
+  if (decision instanceof Promise) return decision.then((counted) => applyDecision(reply, limit, counted));
+  applyDecision(reply, limit, decision);
+}
+
+function applyDecision(reply: FastifyReply, limit: Limit, decision: RateLimitDecision): void {
   const headers = {
     'RateLimit-Policy': `"${limit.policy}";q=${limit.requests};w=${limit.windowSeconds}`,
     RateLimit: `"${limit.policy}";r=${decision.remaining};t=${decision.resetSeconds}`,
@@ -131,27 +138,40 @@ export async function checkApiKey(
   throw await failedCredential(deps, 'api_key', request.ip, presented, failure);
 }
 
-async function authenticateKey(
+/** Sets request.caller once its key (or the anonymous tier) is checked and the request counted. */
+function authenticate(
   deps: AppDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   allowAnonymous: boolean,
-): Promise<Caller> {
+): void | Promise<void> {
   const presented = presentedKey(request);
-  let caller: Caller;
-  let limit: Limit;
   if (presented === undefined && allowAnonymous) {
     const ip = request.ip; // a getter that parses the forwarding headers each time it is read
-    caller = { kind: 'anonymous', ip };
-    limit = anonymousLimit(deps, ip);
-  } else {
-    const { account, keyId } = await checkApiKey(deps, request, presented);
-    caller = { kind: 'account', account, keyId };
-    limit = accountLimit(deps, account, 'key');
+    const counted = enforceRateLimit(deps, reply, anonymousLimit(deps, ip));
+    const caller: Caller = { kind: 'anonymous', ip };
+    if (counted) return counted.then(() => void (request.caller = caller));
+    request.caller = caller;
+    return;
   }
-  await enforceRateLimit(deps, reply, limit);
-  request.caller = caller;
-  return caller;
+  return checkApiKey(deps, request, presented).then(async ({ account, keyId }) => {
+    await enforceRateLimit(deps, reply, accountLimit(deps, account, 'key'));
+    request.caller = { kind: 'account', account, keyId };
+  });
+}
+
+/** An onRequest hook that authenticates: a callback hook, as the anonymous path needs no promise (a cached /fetch). */
+function authenticating(deps: AppDeps, allowAnonymous: boolean) {
+  return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    let pending: void | Promise<void>;
+    try {
+      pending = authenticate(deps, request, reply, allowAnonymous);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (pending) pending.then(() => done(), done);
+    else done();
+  };
 }
 
 /** Responses every authenticated route can give, added to each route's schema for /openapi.json. */
@@ -172,17 +192,13 @@ export function meterCallers(app: FastifyInstance, deps: AppDeps): void {
   app.addHook('onRoute', (route) =>
     documentAuth(route, anonymous ? [{ ServiceKey: [] }, {}] : [{ ServiceKey: [] }], [401, 402, 429]),
   );
-  app.addHook('onRequest', async (request, reply) => {
-    await authenticateKey(deps, request, reply, anonymous);
-  });
+  app.addHook('onRequest', authenticating(deps, anonymous));
 }
 
 /** For the /account routes other than sign-up: a valid, unrevoked key is required (401 with WWW-Authenticate). */
 export function requireApiKey(app: FastifyInstance, deps: AppDeps): void {
   app.addHook('onRoute', (route) => documentAuth(route, [{ ServiceKey: [] }], [401, 429]));
-  app.addHook('onRequest', async (request, reply) => {
-    await authenticateKey(deps, request, reply, false);
-  });
+  app.addHook('onRequest', authenticating(deps, false));
 }
 
 /** The account a request behind requireApiKey was authenticated as. */

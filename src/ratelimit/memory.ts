@@ -14,7 +14,7 @@ export function createMemoryRateLimiter(options: { now?: () => number } = {}): R
 
   return {
     kind: 'memory',
-    async hit(key, limit, windowSeconds) {
+    hit(key, limit, windowSeconds) {
       const at = now();
       sweep(at);
       let window = windows.get(key);

@@ -11,8 +11,11 @@ export interface RateLimitDecision {
 
 export interface RateLimiter {
   readonly kind: 'memory' | 'redis';
-  /** Counts one request against `key` and says whether it is within `limit` per `windowSeconds`. */
-  hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision>;
+  /**
+   * Counts one request against `key` and says whether it is within `limit` per `windowSeconds`: at once when the
+   * counts are in this process (memory), so a request's hook needs no promise for it.
+   */
+  hit(key: string, limit: number, windowSeconds: number): RateLimitDecision | Promise<RateLimitDecision>;
   /** Reads `key`'s count without adding to it: `allowed` says whether one more hit would still be within `limit`. */
   peek(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision>;
   close(): Promise<void>;
