@@ -31,10 +31,17 @@ function visibleLength(root: Element): number {
   return visibleLengths(root, false).all;
 }
 
-/** The visible text under root, and the part of it inside comment-named elements (when inComments, all of it). */
-function visibleLengths(root: Element, inComments: boolean): { all: number; comments: number } {
-  const lengths = { all: 0, comments: 0 };
-  for (let node = root.firstChild; node; node = node.nextSibling) {
+/**
+ * The visible text under root, and the part of it inside comment-named elements (when inComments, all of it), added
+ * to `lengths`. The walk stops once the text outside comments passes `outsideLimit`: past it the answer is known.
+ */
+function visibleLengths(
+  root: Element,
+  inComments: boolean,
+  lengths = { all: 0, comments: 0 },
+  outsideLimit = Infinity,
+): { all: number; comments: number } {
+  for (let node = root.firstChild; node && lengths.all - lengths.comments <= outsideLimit; node = node.nextSibling) {
     if (node.nodeType === 3) {
       const length = compactLength(node.nodeValue);
       lengths.all += length;
@@ -43,9 +50,7 @@ function visibleLengths(root: Element, inComments: boolean): { all: number; comm
       const el = node as Element;
       const named =
         inComments || COMMENT_NAMES.test(`${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`);
-      const inner = visibleLengths(el, named);
-      lengths.all += inner.all;
-      lengths.comments += inner.comments;
+      visibleLengths(el, named, lengths, outsideLimit);
     }
   }
   return lengths;
@@ -59,7 +64,7 @@ function visibleLengths(root: Element, inComments: boolean): { all: number; comm
 export function isCommentsPage(doc: Document): boolean {
   // The walk runs for every page; most have no comment-named element, which a selector finds out cheaply.
   if (!doc.body?.querySelector(MAY_BE_COMMENTS)) return false;
-  const { all, comments } = visibleLengths(doc.body, false);
+  const { all, comments } = visibleLengths(doc.body, false, undefined, MAX_STORY_TEXT);
   return comments > all - comments && all - comments <= MAX_STORY_TEXT;
 }
 
