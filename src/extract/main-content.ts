@@ -20,7 +20,7 @@ import { pageTypeOf, setPageType, type PageType } from './page-type.js';
 import { showCodeTabPanels } from './tab-panels.js';
 import { removeThreadForms, unwrapFieldlessForms } from './post-forms.js';
 import { removeTeaserSections } from './teasers.js';
-import { headingTexts, missesHeadedSections, missesManyHeadings } from './missed-sections.js';
+import { headingTexts, missedSections } from './missed-sections.js';
 
 /**
  * An article this long (non-link characters, twice Readability's own threshold) is a real find, trusted unless it
@@ -189,10 +189,8 @@ export function findMainContent(html: string, doc: Document, landing = false): M
     ? judgeArticle(pageText, article, landing ? 'other' : pageTypeOf(doc))
     : { verdict: 'rejected', length: 0 };
   if (article && verdict === 'long') {
-    if (missesManyHeadings(headings, article)) {
-      const full = freshFullContent(html, doc, hasCode);
-      if (missesHeadedSections(article, full)) return { root: full, isLongArticle: false };
-    }
+    const sections = missedSections(headings, article, () => freshFullContent(html, doc, hasCode));
+    if (sections) return { root: sections, isLongArticle: false };
     // Teaser lists and link paragraphs are an article's noise. On a page that declares no article (a service page, a
     // catalogue, documentation) the links Readability kept are its content: documents, items, the pages of a manual.
     if (pageTypeOf(doc) === 'other') {

@@ -14,17 +14,13 @@ function normalise(text: string | null): string {
   return (text ?? '').replace(/\s+/g, ' ').trim();
 }
 
-/** The page's headings before Readability runs (it changes the page): the cheap test of missesHeadedSections. */
+/** The page's headings before Readability runs (it changes the page): the cheap test of missedSections. */
 export function headingTexts(root: Element): string[] {
   return [...root.querySelectorAll(HEADINGS)].map((h) => normalise(h.textContent)).filter((text) => text !== '');
 }
 
-const pickTextsMemo = new WeakMap<Element, Set<string>>();
-
-/** Every text node and heading of the pick, whitespace-collapsed; made once per pick (both tests below read it). */
+/** Every text node and heading of the pick, whitespace-collapsed. */
 function pickTexts(pick: Element): Set<string> {
-  const known = pickTextsMemo.get(pick);
-  if (known) return known;
   const texts = new Set(headingTexts(pick));
   const walk = (el: Element): void => {
     for (let node = el.firstChild; node; node = node.nextSibling) {
@@ -34,15 +30,19 @@ function pickTexts(pick: Element): Set<string> {
   };
   walk(pick);
   texts.delete('');
-  pickTextsMemo.set(pick, texts);
   return texts;
 }
 
-/** Whether the pick left out enough of the page's headings (`headings`) to be worth weighing the whole page. */
-export function missesManyHeadings(headings: string[], pick: Element): boolean {
-  if (headings.length < MISSED_HEADINGS) return false;
+/**
+ * The page minus boilerplate, made by `full` only when the pick left out enough of the page's `headings` to be worth
+ * weighing it, when it holds headed sections the pick missed (missesHeadedSections); else null.
+ */
+export function missedSections(headings: string[], pick: Element, full: () => Element): Element | null {
+  if (headings.length < MISSED_HEADINGS) return null;
   const texts = pickTexts(pick);
-  return headings.filter((text) => !texts.has(text)).length >= MISSED_HEADINGS;
+  if (headings.filter((text) => !texts.has(text)).length < MISSED_HEADINGS) return null;
+  const page = full();
+  return missesHeadedSections(texts, page) ? page : null;
 }
 
 /** Text beyond the pick: its length and how much of it is link text. */
@@ -87,12 +87,11 @@ function proseWords(p: Element): number {
 }
 
 /**
- * True when the page minus boilerplate (`full`) holds, beyond Readability's pick, many distinct headings that are not
- * links, no more paragraphs of prose than headings, and text that is mostly not links: the feature cards, steps and
- * FAQ entries of a landing page, not a blog's teasers or a shop's product tiles.
+ * True when the page minus boilerplate (`full`) holds, beyond the pick (its `texts`), many distinct headings that are
+ * not links, no more paragraphs of prose than headings, and text that is mostly not links: the feature cards, steps
+ * and FAQ entries of a landing page, not a blog's teasers or a shop's product tiles.
  */
-export function missesHeadedSections(pick: Element, full: Element): boolean {
-  const texts = pickTexts(pick);
+function missesHeadedSections(texts: Set<string>, full: Element): boolean {
   // Distinct texts: a label every card of a grid repeats ("Ways to save", "Key data") is one template, not sections.
   const missed = new Set<string>();
   for (const h of full.querySelectorAll(HEADINGS)) {
