@@ -2,17 +2,20 @@
 // blocks with their language, formulas, footnotes, tables, figures and definition lists in a form Markdown can hold,
 // and
 // the few elements converters would pass through as raw HTML rewritten.
+import { removeChromeLines } from './chrome-lines.js';
 import { fenceCodeBlocks, rebuildCodeBlocks } from './code-language.js';
 import { rewriteDefinitionLists } from './definition-lists.js';
 import { retag, unwrap } from './dom.js';
 import { rewriteFootnotes } from './footnotes.js';
 import { separateListItemBlocks } from './list-items.js';
 import { rewriteMath } from './math.js';
+import { collapseRepeatedCopies } from './repeats.js';
 import { rewriteTables } from './tables.js';
 import { createVerbatim } from './verbatim.js';
 
+/** A <video>'s or <audio>'s text is what browsers that cannot play it show ("Your browser does not support…"). */
 const DROPPED =
-  'script, style, noscript, template, iframe, svg, canvas, object, embed, source, button, ' +
+  'script, style, noscript, template, iframe, svg, canvas, object, embed, source, video, audio, button, ' +
   'input, select, textarea, link, meta';
 /**
  * Elements mdream would pass through as raw HTML and that mean nothing in Markdown: their text is kept, the tag is not.
@@ -216,6 +219,8 @@ function simplifyHeadings(root: Element): void {
 
 export function cleanContent(root: Element, baseUrl: string): void {
   for (const el of Array.from(root.querySelectorAll(DROPPED))) el.remove();
+  collapseRepeatedCopies(root);
+  removeChromeLines(root);
   rebuildCodeBlocks(root);
   // Before the tables: a formula or a footnote mark may sit in a cell.
   rewriteMath(root);
