@@ -61,17 +61,30 @@ export function trimShortEdges(markdown: string): string {
 const EMPTY_ITEM = /^\s*(?:[-*+]|\d+[.)])\s*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
-/** List items with nothing in them: widget slots (video carousels, ad placeholders) whose content was script-made. */
+/**
+ * A paragraph or heading that says again what the line before it said: one block in two copies, the hover face and
+ * the resting face of a card, or a carousel's loop. List items and table rows may repeat a value on purpose.
+ */
+function repeatsLine(line: string, previous: string | undefined): boolean {
+  return line === previous && !line.startsWith('|') && !LIST_ITEM.test(line) && wordCount(visibleText(line)) >= 2;
+}
+
+/**
+ * List items with nothing in them (widget slots: video carousels, ad placeholders whose content was script-made), and
+ * lines that repeat the line before them (repeatsLine). Code is kept as it is.
+ */
 export function dropEmptyListItems(markdown: string): string {
   let fence: string | null = null;
   const kept: string[] = [];
+  let previous: string | undefined;
   for (const line of markdown.split('\n')) {
     const opener = FENCE.exec(line)?.[1];
     if (opener && (fence === null || opener.startsWith(fence))) fence = fence === null ? opener : null;
-    else if (fence === null && EMPTY_ITEM.test(line)) continue;
+    else if (fence === null && (EMPTY_ITEM.test(line) || repeatsLine(line, previous))) continue;
     // A dropped item leaves its blank lines behind: keep one, and every blank line of code as it is.
     if (fence === null && line === '' && kept.at(-1) === '') continue;
     kept.push(line);
+    if (line.trim() !== '') previous = fence === null ? line : undefined;
   }
   return kept.join('\n');
 }

@@ -1,6 +1,6 @@
 // What a theme adds around a landing page's content and a reader never reads as the page: a ticker's copies, calls to
-// action alone on their line, reading times, loading placeholders and a video's fallback text. Each goes; the same
-// words inside prose, code or a list stay.
+// action alone on their line, reading times, loading placeholders, a video's fallback text, and a card's heading
+// written twice (its resting and hover faces). Each goes; the same words inside prose, code or a list stay.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { extractHtml } from '../../src/extract/index.js';
@@ -55,4 +55,16 @@ test("a video's fallback text goes with the video", () => {
     '<video controls src="/intro.mp4"><source src="/intro.webm">Your browser does not support the video tag.</video>';
   const { text } = landing(video);
   assert.ok(!text.includes('does not support'), text);
+});
+
+test("a heading written twice in a row is said once; a list's equal items and code's equal lines stay", () => {
+  const card =
+    '<div class="card"><div class="face"><h3>Workflow agent: plain words become automated steps</h3></div>' +
+    '<div class="hover"><h3>Workflow agent: plain words become automated steps</h3><a href="/blog">Read blog</a>' +
+    '</div></div><ul><li>Free custom domain</li><li>Free custom domain</li></ul>' +
+    '<pre><code>retry now\nretry now</code></pre>';
+  const { markdown } = landing(card);
+  assert.equal(count(markdown, 'Workflow agent'), 1, markdown);
+  assert.equal(count(markdown, 'Free custom domain'), 2, markdown);
+  assert.equal(count(markdown, 'retry now'), 2, markdown);
 });
