@@ -5,6 +5,7 @@
 //   both cores:   uncached POST /fetch of the 181 benchmark pages, 8 at once, with threads against EXTRACT_WORKERS=0;
 //                 with BENCH_BEFORE=<checkout, built> also against that build (the commit before the threads, d136f56:
 //                 the single-threaded figure the issue names), in the same interleaved rounds.
+// Every build first serves BENCH_WARMUP_PASSES (4) passes of the 181 pages, so the rows compare warm processes.
 // API processes from the builds (dist/main.js), one per setting; the site runs in this process.
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -18,6 +19,7 @@ import { startApi, tempDir, type ApiProcess } from '../test/topology/stack.js';
 import { loadBenchmarkPages } from './benchmark-pages.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const WARMUP_PASSES = Number(process.env.BENCH_WARMUP_PASSES ?? 4);
 const PROBES = 4; // probe connections running at once
 const CONCURRENCY = 8;
 const MB = 1024 * 1024;
@@ -154,13 +156,17 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 console.log(`load average before: ${load()} (a shared 2-core machine: other agents' work runs beside these figures)`);
-// Warm-up: thread start, JIT, the probe page cached.
-for (const api of Object.values(apis)) {
+// Warm-up: thread start, the probe page cached, and WARMUP_PASSES passes of the 181 pages on every build. A thread's
+// V8 compiles the extraction code as it goes: its first ~1,000 pages cost 1.5-3x its steady state (BENCHMARKS.md,
+// EXTRACT_WORKER_MAX_TASKS), and a long-running server is past that. Without it each of two threads sees half the
+// pages one inline thread sees, and the rows would measure the JIT's warm-up rather than the cores.
+for (const api of [...Object.values(apis), ...(before ? [before] : [])]) {
   const pool = new Pool(api.base, { connections: 1 });
   await post(pool, { url: `${siteOrigin}/probe` });
-  await post(pool, { url: `${siteOrigin}/page/${pages[0]!.id}`, use_cache: false });
   await pool.close();
+  for (let pass = 0; pass < WARMUP_PASSES; pass++) await bothCores(api);
 }
+console.log(`warm-up: ${WARMUP_PASSES} passes of the ${pages.length} pages on each build; load ${load()}`);
 
 const hol: Record<string, { ratio: number[]; busy: number[]; quiet: number[]; ms: number[] }> = {};
 const rates: Record<string, number[]> = {};
