@@ -16,10 +16,21 @@ function phraseOf(el: Element): string {
   return (el.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
-/** True when `el` is the whole text of the block around it (and that block is not the content's root). */
-function standsAlone(el: Element, root: Element): boolean {
-  const block = el.parentElement;
-  return block !== null && block !== root && phraseOf(block) === phraseOf(el);
+/** Nodes beside a link in its block that are still one line: blank text and an icon's empty slot or two. */
+const MAX_BESIDE = 8;
+
+/**
+ * True when the link is the whole text of the block around it (and that block is not the content's root): the few
+ * other children of the block are blank. A block of many children is not one line, and is not read through: that
+ * would cost the size of the block for each link in it.
+ */
+function standsAlone(link: Element, root: Element): boolean {
+  const block = link.parentElement;
+  if (block === null || block === root || block.childNodes.length > MAX_BESIDE + 1) return false;
+  for (let node = block.firstChild; node; node = node.nextSibling) {
+    if (node !== link && (node.textContent ?? '').trim() !== '') return false;
+  }
+  return true;
 }
 
 export function removeChromeLines(root: Element): void {
@@ -28,9 +39,10 @@ export function removeChromeLines(root: Element): void {
   }
   // Leaves only, outside code: a program's `return 'Loading...'` is its text.
   for (const el of Array.from(root.querySelectorAll('span, div, p, small, time, li, strong, b, h2, h3, h4, h5, h6'))) {
-    if (el.firstElementChild !== null || el.closest('pre, code')) continue;
+    if (el.firstElementChild !== null) continue;
     const phrase = phraseOf(el);
     const heading = /^H\d$/.test(el.tagName);
-    if (READING_TIME.test(phrase) || LOADING.test(phrase) || (!heading && BARE_LOADING.test(phrase))) el.remove();
+    const chrome = READING_TIME.test(phrase) || LOADING.test(phrase) || (!heading && BARE_LOADING.test(phrase));
+    if (chrome && el.closest('pre, code') === null) el.remove();
   }
 }

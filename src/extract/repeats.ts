@@ -5,9 +5,25 @@
 const MIN_COPIES = 4;
 /** Longer items are sentences, and a page that repeats a sentence four times in a row means it. */
 const MAX_PHRASE = 80;
+/** Nodes a copy may hold (a phrase, a star, their wrappers); reading no further keeps the pass linear in the page. */
+const MAX_COPY_NODES = 64;
 
-function phraseOf(el: Element): string {
-  return (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+/** An item's short phrase, whitespace-collapsed; null when it holds more than a short phrase. */
+function phraseOf(el: Element): string | null {
+  let text = '';
+  let nodes = 0;
+  const walk = (node: Node): boolean => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (++nodes > MAX_COPY_NODES) return false;
+      if (child.nodeType === 3) text += child.nodeValue ?? '';
+      else if (child.nodeType === 1 && !walk(child)) return false;
+      if (text.length > 2 * MAX_PHRASE) return false;
+    }
+    return true;
+  };
+  if (!walk(el)) return null;
+  const phrase = text.replace(/\s+/g, ' ').trim();
+  return phrase.length <= MAX_PHRASE ? phrase : null;
 }
 
 /**
@@ -22,7 +38,7 @@ function isRowOfCopies(el: Element): boolean {
     if (node.nodeType === 3 && (node.nodeValue ?? '').trim() !== '') return false;
   }
   const phrase = phraseOf(first);
-  if (phrase.length > MAX_PHRASE || !/\p{L}{2}/u.test(phrase)) return false;
+  if (phrase === null || !/\p{L}{2}/u.test(phrase)) return false;
   for (let child = first.nextElementSibling; child; child = child.nextElementSibling) {
     if (phraseOf(child) !== phrase) return false;
   }
@@ -33,6 +49,9 @@ function isRowOfCopies(el: Element): boolean {
 export function collapseRepeatedCopies(root: Element): void {
   for (const el of Array.from(root.querySelectorAll('*'))) {
     if (el.tagName === 'TR' || el.tagName === 'TBODY' || el.tagName === 'TABLE' || !isRowOfCopies(el)) continue;
-    while (el.firstElementChild !== el.lastElementChild) el.lastElementChild?.remove();
+    // Gathered first: linkedom finds a last child by walking the children, so removing from the end is quadratic.
+    const copies: Element[] = [];
+    for (let copy = el.firstElementChild?.nextElementSibling; copy; copy = copy.nextElementSibling) copies.push(copy);
+    for (const copy of copies) copy.remove();
   }
 }

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import { extractHtml } from '../../src/extract/index.js';
 import { convertToMarkdown, resolveMarkdownUrls, tidyMarkdown } from '../../src/extract/markdown.js';
 import { MAX_NESTING } from '../../src/extract/nesting.js';
-import { normaliseHtml, stripInertMarkup } from '../../src/extract/parse.js';
+import { cleanContent } from '../../src/extract/clean.js';
+import { normaliseHtml, parseDocument, stripInertMarkup } from '../../src/extract/parse.js';
 
 /**
  * Linear, not quadratic: the same pass on an input 8 times as long costs about 8 times the CPU, where a backtracking
@@ -46,6 +47,23 @@ test('string passes stay linear on pathological input', () => {
   // Past MAX_NESTING levels quotes and lists are unwrapped (src/extract/nesting.ts): depth costs no more than length.
   assertLinear('convertToMarkdown, quotes and lists nested deep', (k) =>
     convertToMarkdown(`${'<blockquote><ul><li>a'.repeat(1000 * k)}${'</li></ul></blockquote>'.repeat(1000 * k)}`),
+  );
+});
+
+test("the chosen content's cleaning stays linear: rows of copies, calls to action, placeholders", () => {
+  const n = 4_000;
+  const clean = (html: string) =>
+    cleanContent(parseDocument(`<body><div>${html}</div></body>`).body, 'https://x.example/');
+  assertLinear('a ticker of copies', (k) => clean(`<div>${'<span>Book Now <b>*</b></span>'.repeat(n * k)}</div>`));
+  assertLinear('copies that differ at the end', (k) =>
+    clean(`<div>${'<span>Book Now <b>*</b></span>'.repeat(n * k)}<span>Other</span></div>`),
+  );
+  assertLinear('calls to action in one block', (k) => clean(`<p>${'<a href="/x">Learn more</a> '.repeat(n * k)}</p>`));
+  assertLinear('a call to action beside empty slots', (k) =>
+    clean(`<p><a href="/x">Learn more</a>${'<i></i>'.repeat(n * k)}</p>`),
+  );
+  assertLinear('placeholders inside code', (k) =>
+    clean(`<pre><code>${'<span>Loading...</span>'.repeat(n * k)}</code></pre>`),
   );
 });
 
