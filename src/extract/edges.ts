@@ -73,7 +73,7 @@ function repeatsLine(line: string, previous: string | undefined): boolean {
  * List items with nothing in them (widget slots: video carousels, ad placeholders whose content was script-made), and
  * lines that repeat the line before them (repeatsLine). Code is kept as it is.
  */
-export function dropEmptyListItems(markdown: string): string {
+export function dropEmptyAndRepeatedLines(markdown: string): string {
   let fence: string | null = null;
   const kept: string[] = [];
   let previous: string | undefined;

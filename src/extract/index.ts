@@ -7,7 +7,7 @@ import { markdownToDocument, type DocumentBlock, type MarkdownDocument } from '.
 import { declaresPageNotPost, looksLikeLandingPage } from './landing.js';
 import { findMainContent } from './main-content.js';
 import { removePosterStats } from './noise.js';
-import { dropEmptyListItems, trimShortEdges } from './edges.js';
+import { dropEmptyAndRepeatedLines, trimShortEdges } from './edges.js';
 import { convertToMarkdown, prependTitle, resolveMarkdownUrls, tidyMarkdown } from './markdown.js';
 import { decodeEntities } from './inline.js';
 import { missingProductDescription } from './product-description.js';
@@ -67,7 +67,7 @@ function fullerBody(source: string, baseUrl: string, body: string, pageType: Pag
   setPageType(doc, pageType);
   const root = extractFullContent(doc, true);
   cleanContent(root, baseUrl);
-  const fuller = dropEmptyListItems(convertToMarkdown(root.innerHTML));
+  const fuller = dropEmptyAndRepeatedLines(convertToMarkdown(root.innerHTML));
   return fuller.length > 2 * body.length ? fuller : body;
 }
 
@@ -93,7 +93,7 @@ export function extractHtml(html: string, pageUrl: string): ExtractedContent {
       removePosterStats(root);
     }
     cleanContent(root, metadata.baseUrl);
-    const converted = dropEmptyListItems(convertToMarkdown(root.innerHTML));
+    const converted = dropEmptyAndRepeatedLines(convertToMarkdown(root.innerHTML));
     let body = isLongArticle ? trimShortEdges(converted) : converted;
     if (body.length < TOO_LITTLE) body = fullerBody(source, metadata.baseUrl, body, pageType);
     // A product whose description the body lacks (a script renders it, a closed drawer holds it) gets its JSON-LD copy.

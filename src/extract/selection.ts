@@ -4,7 +4,7 @@
 import { DOMParser } from 'linkedom';
 import { prepareCodeBlocks } from './code-language.js';
 import { cleanContent } from './clean.js';
-import { dropEmptyListItems } from './edges.js';
+import { dropEmptyAndRepeatedLines } from './edges.js';
 import { extractHtml, markdownToText } from './index.js';
 import { convertToMarkdown } from './markdown.js';
 import { readMetadata } from './metadata.js';
@@ -108,7 +108,7 @@ export function extractSelection(html: string, pageUrl: string, selection: Selec
     for (const el of found) container.appendChild(el);
     prepareCodeBlocks(container);
     cleanContent(container, readMetadata(doc, pageUrl).baseUrl);
-    const markdown = dropEmptyListItems(convertToMarkdown(container.innerHTML));
+    const markdown = dropEmptyAndRepeatedLines(convertToMarkdown(container.innerHTML));
     return { applied: true, markdown, text: markdownToText(markdown), included: found.length, excluded };
   } catch {
     // Conversion does not fail on a page extraction accepts; if it did, the matched elements' text is worth having.

@@ -2,7 +2,7 @@
 // paragraphs that are one link, link lists, and the short lines at the article's edges. Each one through extractHtml.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dropEmptyListItems, trimShortEdges } from '../../src/extract/edges.js';
+import { dropEmptyAndRepeatedLines, trimShortEdges } from '../../src/extract/edges.js';
 import { extractHtml } from '../../src/extract/index.js';
 import { articlePage, PAGE_URL, paragraph, SIDEBAR, SITE_FOOTER, SITE_HEADER } from './pages.js';
 
@@ -127,9 +127,12 @@ test('a trailing line of images without alt text (share icons) is trimmed like a
 });
 
 test('empty list items (script-filled widget slots) go; list markers inside code stay', () => {
-  assert.equal(dropEmptyListItems('Text\n\n### Top video\n\n-\n- \n1.\n\n## Next'), 'Text\n\n### Top video\n\n## Next');
+  assert.equal(
+    dropEmptyAndRepeatedLines('Text\n\n### Top video\n\n-\n- \n1.\n\n## Next'),
+    'Text\n\n### Top video\n\n## Next',
+  );
   const code = '```\n-\n1.\n```';
-  assert.equal(dropEmptyListItems(code), code);
+  assert.equal(dropEmptyAndRepeatedLines(code), code);
   const { markdown } = extract(BODY + '<h3>Top video</h3><ul><li></li><li> </li></ul>');
   assert.ok(!/^\s*-\s*$/m.test(markdown), markdown);
 });
