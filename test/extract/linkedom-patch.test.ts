@@ -1,7 +1,9 @@
 // patches/linkedom+*.patch makes linkedom create a node's listener map on its first addEventListener instead of in
-// every node's constructor (a WeakMap entry and a Map per node: ~30 % of extraction time), and keep each selector it
-// compiles instead of compiling it on every querySelectorAll, matches and closest (~20 %; BENCHMARKS.md). Events and
-// selectors must behave as before; npm ci (prepare) applies the patch and fails if it no longer applies.
+// every node's constructor (a WeakMap entry and a Map per node: ~30 % of extraction time), keep each selector it
+// compiles instead of compiling it on every querySelectorAll, matches and closest (~20 %), and build a parsed
+// element's classList when something first reads it rather than for every element with a class (BENCHMARKS.md).
+// Events, selectors and classes must behave as before; npm ci (prepare) applies the patch and fails if it no longer
+// applies.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,6 +23,7 @@ const document = new DOMParser().parseFromString('<html><body><div><p>One</p></d
 test('the lazy listener map and the kept selectors are what node_modules holds (the patch was applied)', () => {
   assert.match(linkedomFile('esm/interface/event-target.js'), /constructor\(\) \{\}/);
   assert.match(linkedomFile('esm/shared/matches.js'), /cacheResults: false/);
+  assert.doesNotMatch(linkedomFile('esm/shared/parse-from-string.js'), /element\.className = value/);
 });
 
 test('listeners still fire, bubble, stop and come off', () => {
@@ -77,4 +80,24 @@ test('selectors in an XML document keep their case', () => {
   const xml = new DOMParser().parseFromString('<root><Item>x</Item><item>y</item></root>', 'text/xml');
   assert.deepEqual(found(xml, 'Item'), ['x']);
   assert.equal(found(parse('<Item>z</Item>'), 'item').length, 1);
+});
+
+test('a parsed class attribute reads, matches and changes as before', () => {
+  const page = parse('<p class="  a\tb  a ">one</p><p class="">two</p><p>three</p>');
+  const [spaced, empty, none] = page.querySelectorAll('p');
+  assert.equal(spaced.className, 'a b');
+  assert.equal(spaced.getAttribute('class'), 'a b');
+  assert.deepEqual([...spaced.classList], ['a', 'b']);
+  assert.equal(spaced.classList.contains('b'), true);
+  assert.equal(empty.className, '');
+  assert.equal(none.hasAttribute('class'), false);
+  // Serialised as written, as browsers do (linkedom used to write the tokens back at parse time).
+  assert.equal(spaced.outerHTML, '<p class="  a\tb  a ">one</p>');
+  assert.deepEqual(found(page, '.a.b'), ['one']);
+  assert.deepEqual(found(page, '[class~="b"]'), ['one']);
+  spaced.classList.remove('a');
+  assert.deepEqual(found(page, '.a'), []);
+  spaced.setAttribute('class', 'c');
+  assert.deepEqual([...spaced.classList], ['c']);
+  assert.deepEqual(found(page, '.c'), ['one']);
 });
