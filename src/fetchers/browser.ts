@@ -2,15 +2,15 @@
 // (capped by BROWSER_WAIT_MS), then extracts the rendered HTML with the same extractor as the html fetcher.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Response } from 'playwright-core';
-import { extractHtml, type ExtractedContent } from '../extract/index.js';
 import type { FetchFailure } from '../errors.js';
 import type { AddressPolicy } from '../net/guard.js';
 import { navigationFailure, watchDocument, type DocumentWatch } from './browser-failures.js';
 import { checkTarget } from './browser-guard.js';
+import { conversionTasks, type CountedContent } from './conversion-tasks.js';
 import type { BrowserPool, Lease } from './browser-pool.js';
 import { detectChallenge } from './challenge.js';
 import { emptyFailure, isEmptyContent } from './html.js';
-import { failed, type Fetcher, type FetchOutcome, type TokenCounts } from './types.js';
+import { failed, type Fetcher, type FetchOutcome } from './types.js';
 
 /**
  * The page counts as rendered after this long with no DOM mutation and no request in flight: the window of
@@ -29,18 +29,20 @@ export interface BrowserFetcherOptions {
   /** Deadline for the navigation itself. */
   timeoutMs: number;
   maxBytes: number;
-  /** Where the rendered HTML is extracted (conversions.ts: an extraction thread); in this thread when left out. */
+  /**
+   * Where the rendered HTML is extracted, and compressed to be kept (conversions.ts: an extraction thread); in this
+   * thread when left out.
+   */
   extract?: (
     html: string,
     url: string,
-  ) => Promise<
-    { ok: true; content: ExtractedContent & { tokens?: TokenCounts } } | { ok: false; failure: FetchFailure }
-  >;
+    keep: boolean,
+  ) => Promise<{ ok: true; content: CountedContent } | { ok: false; failure: FetchFailure }>;
 }
 
-const extractHere: NonNullable<BrowserFetcherOptions['extract']> = async (html, url) => ({
+const extractHere: NonNullable<BrowserFetcherOptions['extract']> = async (html, url, keep) => ({
   ok: true,
-  content: extractHtml(html, url),
+  content: conversionTasks.extract({ html, url, keep }),
 });
 
 const MUTATION_KEY = 'fetchdown.lastMutation';
@@ -114,11 +116,11 @@ async function render(
   const waitEnd = performance.now() + options.waitMs;
   const extract = options.extract ?? extractHere;
   let html: string;
-  let content: ExtractedContent & { tokens?: TokenCounts };
+  let content: CountedContent;
   for (;;) {
     await waitForQuiet(lease, Math.max(0, waitEnd - performance.now()));
     html = await readHtml(lease);
-    const extracted = await extract(html, page.url());
+    const extracted = await extract(html, page.url(), true);
     if (!extracted.ok) return failed(extracted.failure);
     content = extracted.content;
     if (!isEmptyContent(content) || performance.now() >= waitEnd) break;
@@ -138,7 +140,7 @@ async function render(
   const truncated = Buffer.byteLength(html) > options.maxBytes;
   if (truncated) {
     html = Buffer.from(html).subarray(0, options.maxBytes).toString('utf8');
-    const extracted = await extract(html, finalUrl);
+    const extracted = await extract(html, finalUrl, true);
     if (!extracted.ok) return failed(extracted.failure);
     content = extracted.content;
   }
@@ -159,7 +161,7 @@ async function render(
       redirects: response ? redirectsOf(response) : 0,
       bytes: Buffer.byteLength(html),
       bodyTruncated: truncated,
-      html,
+      htmlBrotli: content.htmlBrotli,
     },
   };
 }

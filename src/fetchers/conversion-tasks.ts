@@ -1,12 +1,13 @@
 // The CPU work of a fetch as tasks with plain-data inputs and results, so the same functions run in this thread or on
 // a worker thread (conversions.ts): a response's body → page (HTML extraction, Markdown, text; PDF layout), a
-// rendered page's HTML → content, a reader provider's Markdown → content, a caller's selection of a page's HTML,
-// each with its token counts.
+// rendered page's HTML → content (and the HTML compressed, when it is to be kept), a reader provider's Markdown →
+// content, a caller's selection of a page's kept HTML, each with its token counts.
 import { extractHtml, type ExtractedContent } from '../extract/index.js';
 import { extractSelection, type SelectedContent, type Selection } from '../extract/selection.js';
 import type { HttpResponse } from '../net/safe-client.js';
 import { countTokens } from '../tokens/count.js';
 import { convertHtmlResponse } from './html.js';
+import { packHtml, unpackHtml } from './kept-html.js';
 import { convertPdf } from './pdf.js';
 import { convertReaderContent, type ReaderContent } from './reader-content.js';
 import type { FetchOutcome, TokenCounts } from './types.js';
@@ -17,7 +18,7 @@ export interface WireResponse extends Omit<HttpResponse, 'url' | 'body'> {
   body: Uint8Array;
 }
 
-export type CountedContent = ExtractedContent & { tokens: TokenCounts };
+export type CountedContent = ExtractedContent & { tokens: TokenCounts; htmlBrotli?: Uint8Array };
 export type CountedSelection = SelectedContent & { tokens: TokenCounts };
 
 export function toWire(response: HttpResponse): WireResponse {
@@ -42,17 +43,20 @@ export const conversionTasks = {
   html: (response: WireResponse): FetchOutcome => withTokens(convertHtmlResponse(fromWire(response))),
   pdf: async (input: { response: WireResponse; maxPages: number }): Promise<FetchOutcome> =>
     withTokens(await convertPdf(fromWire(input.response), { maxPages: input.maxPages })),
-  extract: (input: { html: string; url: string }): CountedContent => {
+  /** `keep`: the HTML comes back compressed too (kept-html.ts), for a page that is kept. */
+  extract: (input: { html: string; url: string; keep?: boolean }): CountedContent => {
     const content = extractHtml(input.html, input.url);
-    return { ...content, tokens: countBoth(content) };
+    const counted = { ...content, tokens: countBoth(content) };
+    return input.keep ? { ...counted, htmlBrotli: packHtml(input.html) } : counted;
   },
   /** Null when the provider's Markdown holds no readable text. */
   reader: (input: ReaderContent): CountedContent | null => {
     const content = convertReaderContent(input);
     return content && { ...content, tokens: countBoth(content) };
   },
-  select: (input: { html: string; url: string; selection: Selection }): CountedSelection => {
-    const content = extractSelection(input.html, input.url, input.selection);
+  /** `htmlBrotli`: the page's kept HTML, as the extraction compressed it. */
+  select: (input: { htmlBrotli: Uint8Array; url: string; selection: Selection }): CountedSelection => {
+    const content = extractSelection(unpackHtml(input.htmlBrotli), input.url, input.selection);
     return { ...content, tokens: countBoth(content) };
   },
 };

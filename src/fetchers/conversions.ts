@@ -35,12 +35,12 @@ export interface Conversions {
   html(response: HttpResponse): Promise<FetchOutcome>;
   /** A PDF response → page (pdf.ts), token counts included. */
   pdf(response: HttpResponse): Promise<FetchOutcome>;
-  /** A rendered page's HTML → its content (the browser fetcher). */
-  extract(html: string, url: string): Promise<Extraction>;
+  /** A rendered page's HTML → its content (the browser fetcher); with the HTML compressed too when `keep`. */
+  extract(html: string, url: string, keep?: boolean): Promise<Extraction>;
   /** A reader provider's Markdown → content (reader-content.ts); null content when it holds no readable text. */
   reader(input: ReaderContent): Promise<Converted<CountedContent | null>>;
-  /** The part of a page's HTML that a caller's include and exclude name (extract/selection.ts). */
-  select(html: string, url: string, selection: Selection): Promise<Converted<CountedSelection>>;
+  /** The part of a page's kept HTML that a caller's include and exclude name (extract/selection.ts). */
+  select(htmlBrotli: Uint8Array, url: string, selection: Selection): Promise<Converted<CountedSelection>>;
   /** Starts the threads and loads their module now, before the first page needs them (a no-op in this thread). */
   warm(): void;
   /** The pool's threads and tasks; null when conversions run in this thread. */
@@ -85,10 +85,11 @@ export function createConversions(options: ConversionOptions): Conversions {
     return {
       html: async (response) => counted('html', conversionTasks.html(toWire(response))),
       pdf: async (response) => counted('pdf', await conversionTasks.pdf(pdfInput(response))),
-      extract: async (html, url) => counted('extract', { ok: true, content: conversionTasks.extract({ html, url }) }),
+      extract: async (html, url, keep) =>
+        counted('extract', { ok: true, content: conversionTasks.extract({ html, url, keep }) }),
       reader: async (input) => counted('reader', { ok: true, content: conversionTasks.reader(input) }),
-      select: async (html, url, selection) =>
-        counted('select', { ok: true, content: conversionTasks.select({ html, url, selection }) }),
+      select: async (htmlBrotli, url, selection) =>
+        counted('select', { ok: true, content: conversionTasks.select({ htmlBrotli, url, selection }) }),
       warm: () => {},
       stats: () => null,
       close: async () => {},
@@ -122,9 +123,9 @@ export function createConversions(options: ConversionOptions): Conversions {
   return {
     html: (response) => convert('html', toWire(response), response.url.href),
     pdf: (response) => convert('pdf', pdfInput(response), response.url.href),
-    extract: (html, url) => content('extract', { html, url }, url),
+    extract: (html, url, keep) => content('extract', { html, url, keep }, url),
     reader: (input) => content('reader', input, input.url),
-    select: (html, url, selection) => content('select', { html, url, selection }, url),
+    select: (htmlBrotli, url, selection) => content('select', { htmlBrotli, url, selection }, url),
     warm: () => pool.warm(),
     stats: () => pool.stats(),
     close: () => pool.close(),

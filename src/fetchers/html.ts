@@ -5,6 +5,7 @@ import { contentFromMarkdown, extractHtml, type ExtractedContent } from '../extr
 import { decodeBody } from '../net/charset.js';
 import type { HttpResponse, SafeClient } from '../net/safe-client.js';
 import { isHtmlType, isTextual, mimeOf } from './content-type.js';
+import { packHtml } from './kept-html.js';
 import { failed, type FetchedPage, type FetchOutcome, type ResponseConverter } from './types.js';
 
 /** Publisher Markdown first (llms-friendly sites answer it), HTML next, anything textual last. */
@@ -94,9 +95,9 @@ export function convertHtmlResponse(response: HttpResponse): FetchOutcome {
     bytes: response.bytes,
     bodyTruncated: response.bodyTruncated,
     sourceMarkdown,
-    html,
   };
   if (isEmptyContent(page)) return failed(emptyFailure(page.url));
+  if (html !== undefined) page.htmlBrotli = packHtml(html);
   return { ok: true, page };
 }
 

@@ -47,8 +47,11 @@ export interface FetchedPage extends Partial<PageDetails> {
   attempts?: Attempt[];
   /** Token counts of `markdown` and `text`, where the content was made (on an extraction thread). */
   tokens?: TokenCounts;
-  /** The HTML the content was extracted from (html and browser fetchers): kept apart, for `include` and `exclude`. */
-  html?: string;
+  /**
+   * The HTML the content was extracted from (html and browser fetchers), compressed (kept-html.ts): kept apart, for
+   * `include` and `exclude`.
+   */
+  htmlBrotli?: Uint8Array;
 }
 
 export interface TokenCounts {

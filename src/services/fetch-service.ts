@@ -15,7 +15,7 @@ import { countCacheLookup, trackUpstream, upstreamFetches } from '../metrics/reg
 import { createLimiter } from '../util/limiter.js';
 import { createSingleFlight } from '../util/single-flight.js';
 import { createAnswerMemo } from './answer-memo.js';
-import { packHtml, sourceKey, unpackHtml, type StoredHtml } from './page-source.js';
+import { sourceKey, storedHtmlBytes, storeHtml, type StoredHtml } from './page-source.js';
 import { viewContent } from './content-view.js';
 import { cursorError, decodeCursor, hashKey } from './cursor.js';
 import {
@@ -59,10 +59,10 @@ export interface FieldLocations {
 
 const FETCH_FIELDS: FieldLocations = { url: ['body', 'url'], maxTokens: ['body', 'max_tokens'] };
 
-/** A page fetched now: its cached copy, the HTML it came from (when HTML) and the copy it replaced (if any). */
+/** A page fetched now: its cached copy, the HTML it came from (when HTML; compressed) and the copy it replaced. */
 interface Fresh {
   entry: CacheHit<StoredPage>;
-  html: string | undefined;
+  htmlBrotli: Uint8Array | undefined;
   previous: CacheHit<StoredPage> | null;
 }
 
@@ -224,16 +224,16 @@ export function createFetchService(deps: {
           outcome: routed.outcome.ok ? 'ok' : routed.outcome.failure.code,
         });
         if (!routed.outcome.ok) throw failureToError(routed.outcome.failure);
-        const { html } = routed.outcome.page;
+        const { htmlBrotli } = routed.outcome.page;
         const stored = toStoredPage(routed.outcome.page, routed.fetcher, Math.round(performance.now() - started));
-        stored.keptHtml = html !== undefined;
+        stored.keptHtml = htmlBrotli !== undefined;
         const before = previous === undefined ? await readCache(key) : previous;
         if (before) Object.assign(stored, compareCopies(stored, before));
         const entry = await writeOrSkip(cache, key, stored, config.CACHE_TTL_SECONDS);
-        if (html !== undefined) {
-          await writeOrSkip(cache, sourceKey(key), await packHtml(html, entry.storedAt), config.CACHE_TTL_SECONDS);
+        if (htmlBrotli !== undefined) {
+          await writeOrSkip(cache, sourceKey(key), storeHtml(htmlBrotli, entry.storedAt), config.CACHE_TTL_SECONDS);
         }
-        return { entry, html, previous: before };
+        return { entry, htmlBrotli, previous: before };
       }),
     );
   }
@@ -300,11 +300,11 @@ export function createFetchService(deps: {
       const source = mayHaveHtml ? await readOrMiss<StoredHtml>(cache, sourceKey(key)) : null;
       if (mayHaveHtml && source?.value.pageStoredAt !== page.storedAt)
         fresh = await fetchFresh(parseTargetUrl(request.url, at.url), key, request, page);
-      else if (source) fresh = { entry: page, html: await unpackHtml(source.value), previous: null };
+      else if (source) fresh = { entry: page, htmlBrotli: storedHtmlBytes(source.value), previous: null };
     } else fresh = await fetchFresh(parseTargetUrl(request.url, at.url), key, request, previousPage);
     const copy = fresh?.entry ?? page!;
     const hit = fresh === null || fresh.entry === page;
-    const made = await selectFrom(copy, fresh?.html, selection);
+    const made = await selectFrom(copy, fresh?.htmlBrotli, selection);
     const replaced = fresh && fresh.entry !== page ? fresh.previous : null;
     const before = replaced && (await readCache(selectionKey(base, replaced.storedAt)));
     if (before) Object.assign(made, compareCopies(made, before));
@@ -319,14 +319,14 @@ export function createFetchService(deps: {
   /** The selection's copy of a page: extracted from its HTML, or the page whole when it has none (PDF, Markdown). */
   async function selectFrom(
     page: CacheHit<StoredPage>,
-    html: string | undefined,
+    htmlBrotli: Uint8Array | undefined,
     selection: Selection,
   ): Promise<StoredPage> {
     const { changed: _c, lastSeenDifferentAt: _l, keptHtml: _k, ...rest } = page.value;
     const fetchedAt = page.value.fetchedAt ?? page.storedAt;
-    if (html === undefined)
+    if (htmlBrotli === undefined)
       return { ...rest, fetchedAt, selection: { applied: false, included: null, excluded: null } };
-    const selected = await deps.select(html, page.value.url, selection);
+    const selected = await deps.select(htmlBrotli, page.value.url, selection);
     if (!selected.ok) throw failureToError(selected.failure);
     const { applied, markdown, text, included, excluded, tokens } = selected.content;
     return {

@@ -18,7 +18,7 @@ import { encodeCursor } from './cursor.js';
  * What the cache holds per URL: the whole content in both renderings, counted once, without the HTML it came from
  * (kept under its own key, fetch-service.ts). Copies cached before a field was added lack it.
  */
-export interface StoredPage extends Omit<FetchedPage, 'html'> {
+export interface StoredPage extends Omit<FetchedPage, 'htmlBrotli'> {
   fetcher: FetcherName;
   fetchMs: number;
   tokens: { markdown: number; text: number };
@@ -40,7 +40,7 @@ export function hashContent(markdown: string): string {
 
 /** The counts come with the page when it was made on an extraction thread; they are made here otherwise. */
 export function toStoredPage(page: FetchedPage, fetcher: FetcherName, fetchMs: number): StoredPage {
-  const { html: _html, ...content } = page;
+  const { htmlBrotli: _html, ...content } = page;
   return {
     ...content,
     fetcher,
