@@ -53,7 +53,16 @@ export interface RouterDeps {
 
 const CONVERTERS = new Set<FetcherName>(['html', 'pdf']);
 const ROUTE_BY_FINDING = new Map<Finding, Route>(ROUTES.map((route) => [route.finding, route]));
-const letters = (s: string) => s.replace(/[^\p{L}\p{N}]+/gu, '').length;
+/** Whether `text` holds at least `count` letters and digits, read no further than needed. */
+function hasLetters(text: string, count: number): boolean {
+  const letterOrDigit = /[\p{L}\p{N}]/gu;
+  for (let seen = 0; letterOrDigit.test(text);) if (++seen >= count) return true;
+  return false;
+}
+/** Bytes of the body decoded for the challenge markers (challenge.ts reads 64 Ki characters of it at most). */
+const CHALLENGE_SCAN_BYTES = 64 * 1024;
+/** Bytes decoded for the app-shell signals, which weigh a page's scripts against its text. */
+const SHELL_SCAN_BYTES = 256 * 1024;
 
 /** What the router learned from its GET. */
 interface Probe {
@@ -73,9 +82,9 @@ export function createRouter(deps: RouterDeps): Router {
     const contentType = response.headers['content-type'];
     const pdf = isPdfBody(contentType, response.body, response.url);
     if (!forced && pdf && response.status < 400) return { response, finding: 'pdf', why: null };
-    // Challenge pages are small: the first 256 KiB hold every marker.
-    const text = pdf ? '' : decodeBody(response.body.subarray(0, 256 * 1024), contentType);
-    const challenge = detectChallenge({ status: response.status, headers: response.headers, html: text });
+    // Challenge pages are small: their first 64 KiB hold every marker.
+    const head = pdf ? '' : decodeBody(response.body.subarray(0, CHALLENGE_SCAN_BYTES), contentType);
+    const challenge = detectChallenge({ status: response.status, headers: response.headers, html: head });
     if (challenge) return { response, finding: 'challenge', why: challenge };
     if (REFUSED_STATUSES.has(response.status)) return { response, finding: forced ? 'error' : 'refused', why: null };
     // A redirect that reached us was not followable (no or a bad Location): its body is a "moved" notice, not the page.
@@ -83,9 +92,9 @@ export function createRouter(deps: RouterDeps): Router {
     if (forced || !isHtmlType(contentType)) return { response, finding: 'document', why: null };
     // Most pages have plenty of text once extracted: only the few that do not are examined as possible shells.
     const htmlOutcome = await fetchers.html.convert(response);
-    if (htmlOutcome.ok && letters(htmlOutcome.page.text) >= SHELL_MAX_TEXT_CHARS)
+    if (htmlOutcome.ok && hasLetters(htmlOutcome.page.text, SHELL_MAX_TEXT_CHARS))
       return { response, finding: 'document', why: null, htmlOutcome };
-    const shell = detectAppShell(text);
+    const shell = detectAppShell(decodeBody(response.body.subarray(0, SHELL_SCAN_BYTES), contentType));
     return { response, finding: shell ? 'app_shell' : 'document', why: shell, htmlOutcome };
   }
 
