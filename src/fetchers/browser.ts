@@ -6,9 +6,9 @@ import type { FetchFailure } from '../errors.js';
 import type { AddressPolicy } from '../net/guard.js';
 import { navigationFailure, watchDocument, type DocumentWatch } from './browser-failures.js';
 import { checkTarget } from './browser-guard.js';
-import { conversionTasks, type CountedContent } from './conversion-tasks.js';
 import type { BrowserPool, Lease } from './browser-pool.js';
 import { detectChallenge } from './challenge.js';
+import { conversionTasks, type CountedContent } from './conversion-tasks.js';
 import { emptyFailure, isEmptyContent } from './html.js';
 import { failed, type Fetcher, type FetchOutcome } from './types.js';
 

@@ -73,11 +73,7 @@ function mayHoldLongRun(text: string): boolean {
 /** `text` cut inside its over-long runs; the whole text as one part when it has none. */
 function segments(text: string): string[] {
   if (!mayHoldLongRun(text)) return [text];
-  LONG_RUN.lastIndex = 0;
-  const found = LONG_RUN.test(text);
-  // matchAll starts where test() left the shared regex.
-  LONG_RUN.lastIndex = 0;
-  if (!found) return [text];
+  LONG_RUN.lastIndex = 0; // matchAll starts where the shared regex was left
   const parts: string[] = [];
   let start = 0;
   for (const run of text.matchAll(LONG_RUN)) {
