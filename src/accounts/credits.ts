@@ -8,7 +8,7 @@ import { monthBounds, monthOf, type Clock } from './clock.js';
 import type { PlanTable } from './plans.js';
 
 const RECORD_FLUSH_MS = 1000;
-const RECORD_BATCH_ROWS = 500;
+const RECORD_BATCH_ROWS = 512;
 
 /** Every column an unbilled row writes, in the order of the batch insert's parameters. */
 const LEDGER_COLUMNS = [
@@ -30,6 +30,22 @@ const LEDGER_COLUMNS = [
 // A ledger column added later must be listed above (and written in record), or batches would leave it out: until it
 // is, this does not compile.
 const _everyLedgerColumn: Record<Exclude<keyof NewLedgerRow, (typeof LEDGER_COLUMNS)[number] | 'id'>, never> = {};
+
+/**
+ * How a flush of `count` unbilled rows is cut into inserts: powers of two up to RECORD_BATCH_ROWS, largest first, so
+ * ten statements (1 to 512 rows) serve every flush. A timer flush of any other size compiled and prepared a statement
+ * of its own, on the event loop: 2–19 ms each for 200–500 rows, against 0.6–1.5 ms for a size seen before.
+ */
+export function batchSizes(count: number): number[] {
+  const sizes: number[] = [];
+  let left = count;
+  while (left > 0) {
+    const size = Math.min(RECORD_BATCH_ROWS, 2 ** Math.floor(Math.log2(left)));
+    sizes.push(size);
+    left -= size;
+  }
+  return sizes;
+}
 
 export interface Reservation {
   accountId: number;
@@ -179,8 +195,9 @@ export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTab
     const rows = unwritten;
     unwritten = [];
     const writes: Promise<void>[] = [];
-    for (let i = 0; i < rows.length; i += RECORD_BATCH_ROWS) {
-      const batch = rows.slice(i, i + RECORD_BATCH_ROWS);
+    let from = 0;
+    for (const size of batchSizes(rows.length)) {
+      const batch = rows.slice(from, (from += size));
       const write = writing.then(() => insertRows(batch));
       writing = write.catch(() => undefined);
       writes.push(write);
@@ -188,8 +205,8 @@ export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTab
     return writes.length > 0 ? Promise.all(writes).then(() => undefined) : writing;
   }
 
-  // The insert's SQL for a number of rows, compiled once: Kysely's builder took ~2 µs a row to compile the same
-  // statement for every batch. Busy servers write full batches; the timer's smaller ones bring a few sizes more.
+  // The insert's SQL for a number of rows, compiled once per size (batchSizes keeps them few): Kysely's builder took
+  // ~2 µs a row to compile the same statement for every batch.
   const insertSql = new Map<number, string>();
 
   async function insertRows(rows: NewLedgerRow[]): Promise<void> {
@@ -202,7 +219,6 @@ export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTab
         .insertInto('ledger')
         .values(rows.map(() => placeholders))
         .compile().sql;
-      if (insertSql.size >= 16) insertSql.clear();
       insertSql.set(rows.length, text);
     }
     const parameters: unknown[] = [];

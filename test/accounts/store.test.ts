@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import pg from 'pg';
 import { createAccounts } from '../../src/accounts/index.js';
-import { createCredits } from '../../src/accounts/credits.js';
+import { batchSizes, createCredits } from '../../src/accounts/credits.js';
 import { planTable } from '../../src/accounts/plans.js';
 import { loadConfig } from '../../src/config.js';
 import type { Mailer } from '../../src/mail/types.js';
@@ -43,6 +43,18 @@ function setup(store: Store, at: { now: number }, env: Record<string, string> = 
 }
 
 const NOV_10 = Date.UTC(2026, 10, 10, 12);
+
+test('unbilled rows are inserted in power-of-two batches, so a few statements serve every flush', () => {
+  assert.deepEqual(batchSizes(0), []);
+  assert.deepEqual(batchSizes(1), [1]);
+  assert.deepEqual(batchSizes(210), [128, 64, 16, 2]);
+  assert.deepEqual(batchSizes(1234), [512, 512, 128, 64, 16, 2]);
+  const flushes = Array.from({ length: 2000 }, (_, count) => ({ count, sizes: batchSizes(count) }));
+  const sum = (sizes: number[]) => sizes.reduce((total, size) => total + size, 0);
+  for (const { count, sizes } of flushes) assert.equal(sum(sizes), count);
+  const used = [...new Set(flushes.flatMap((flush) => flush.sizes))].sort((a, b) => a - b);
+  assert.deepEqual(used, [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]);
+});
 
 for (const backend of DATABASES) {
   describe(`store on ${backend.name}`, () => {
@@ -167,7 +179,7 @@ for (const backend of DATABASES) {
       const store = await openStore(t, backend);
       if (!store) return;
       const { credits } = setup(store, { now: NOV_10 });
-      // 1234 rows: two full batches and one of 234; then 3 more, a size of their own.
+      // 1234 rows: two full batches of 512, then 210 as inserts of 128, 64, 16 and 2 rows; then 3 more (2 and 1).
       const row = (i: number) => ({
         account_id: null,
         key_id: null,
