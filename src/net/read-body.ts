@@ -18,6 +18,9 @@ export class UnsupportedEncodingError extends Error {
   }
 }
 
+/** Decoded bytes read between two turns of the event loop. */
+const YIELD_EVERY_BYTES = 1024 * 1024;
+
 // Sync flush, as browsers do, so a body cut short by the server still yields what arrived instead of an error.
 const ZLIB_LENIENT = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
 const BROTLI_LENIENT = {
@@ -106,6 +109,7 @@ export async function readBody(
   for (const encoding of encodings) decoded = decodeLayer(decoded, encoding);
   const parts: Buffer[] = [];
   let size = 0;
+  let sinceYield = 0;
   try {
     for await (const chunk of decoded) {
       if (size + chunk.length > maxBytes) {
@@ -114,6 +118,13 @@ export async function readBody(
       }
       parts.push(chunk);
       size += chunk.length;
+      // A body that is already in the socket's buffer is read, parsed and decoded in microtasks alone; without a
+      // turn of the event loop now and then, a 10 MB page held every other request on the process for ~90 ms.
+      sinceYield += chunk.length;
+      if (sinceYield >= YIELD_EVERY_BYTES) {
+        sinceYield = 0;
+        await new Promise(setImmediate);
+      }
     }
     return { body: Buffer.concat(parts, size), truncated: wire.cut, wireBytes: wire.bytes };
   } finally {

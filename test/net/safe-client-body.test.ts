@@ -1,8 +1,11 @@
-// Bodies: gzip/deflate/br decoded by us, cut at maxBytes of decoded output, a compression bomb kept small.
+// Bodies: gzip/deflate/br decoded by us, cut at maxBytes of decoded output, a compression bomb kept small, and a
+// buffered body read without holding the event loop.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
+import { readBody } from '../../src/net/read-body.js';
 import { createSafeClient, type SafeClient } from '../../src/net/safe-client.js';
 import { startLoopback, type Loopback } from './loopback.js';
 
@@ -191,5 +194,23 @@ describe('maxWireBytes', () => {
     assert.equal(outcome.response.body.toString(), TEXT.slice(0, 1000));
     assert.equal(outcome.response.wireBytes, 1000);
     assert.equal(outcome.response.bodyTruncated, true);
+  });
+});
+
+describe('a body already buffered', () => {
+  test('is read with turns of the event loop between its megabytes, so other requests are served meanwhile', async () => {
+    const chunks = Array.from({ length: 64 }, (_, i) => Buffer.alloc(64 * 1024, i)); // 4 MB, all there at once
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const read = await readBody(Readable.from(chunks), [], 8 * MB);
+    ticking = false;
+    assert.equal(read.body.length, 4 * MB);
+    assert.equal(read.body[5 * 64 * 1024], 5);
+    assert.ok(turns >= 3, `${turns} turns of the event loop while 4 MB were read`);
   });
 });
