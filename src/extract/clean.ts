@@ -95,8 +95,9 @@ function fixUrls(root: Element, baseUrl: string): void {
   for (const link of Array.from(root.querySelectorAll('a'))) {
     const href = resolveUrl(link.getAttribute('href') ?? '', baseUrl);
     const image = soleImage(link);
-    if (!link.querySelector('img') && (link.textContent ?? '').trim() === '') link.remove();
-    else if (!href || (image && linksToItsImage(href, image))) unwrap(link);
+    // A link with no text goes, but a space in it may be all that parts two words.
+    const empty = !link.querySelector('img') && (link.textContent ?? '').trim() === '';
+    if (empty || !href || (image && linksToItsImage(href, image))) unwrap(link);
     else link.setAttribute('href', href);
   }
 }
@@ -140,6 +141,18 @@ function separateAdjacentLists(root: Element): void {
     const separator = list.ownerDocument.createElement('p');
     separator.append(createVerbatim(list.ownerDocument, '<!-- -->'));
     list.after(separator);
+  }
+}
+
+/** Inline elements that may hold nothing but a space between two words. */
+const INLINE_SPACERS = 'span, label, small, big, font, abbr, cite, q, time, data';
+
+/** mdream drops an inline element that holds only whitespace (`word<span> </span>word`), joining the two words. */
+function unwrapSpaces(root: Element): void {
+  // Innermost first, so an element around an unwrapped one is then seen holding only its space.
+  for (const el of Array.from(root.querySelectorAll(INLINE_SPACERS)).reverse()) {
+    const text = el.textContent ?? '';
+    if (!el.firstElementChild && text !== '' && text.trim() === '') unwrap(el);
   }
 }
 
@@ -232,6 +245,7 @@ export function cleanContent(root: Element, baseUrl: string): void {
   fixBlocksInLinks(root);
   simplifyHeadings(root);
   tightenEmphasis(root);
+  unwrapSpaces(root);
   separateAdjacentLists(root);
   separateListItemBlocks(root);
   for (const el of Array.from(root.querySelectorAll(UNWRAPPED))) unwrap(el);

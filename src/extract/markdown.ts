@@ -67,7 +67,8 @@ function forEachLine(
   });
 }
 
-const NO_BREAK_SPACE = /\u00a0/g;
+/** No-break spaces with the spaces around them: mdream adds a space before a link that follows one. */
+const NO_BREAK_SPACE = / ?\u00a0[\u00a0 ]*/g;
 
 /**
  * Applies the output guarantees to any Markdown or text (also used for publisher Markdown and plain text): no U+FEFF,
@@ -88,7 +89,8 @@ export function tidyMarkdown(markdown: string): string {
       return;
     }
     // A no-break space (`&nbsp;`) only steers a browser's line wrapping; to a reader it is a space, and it costs a
-    // token of its own where a space joins the next word. Trimmed line by line: the regex /[ \t]+$/gm takes quadratic
+    // token of its own where a space joins the next word. A run of them is one space too: as indentation, four would
+    // start a code block. Trimmed line by line: the regex /[ \t]+$/gm takes quadratic
     // time on a long run of spaces.
     const trimmed = line.replace(NO_BREAK_SPACE, ' ').trimEnd();
     if (trimmed === '' && previousBlank) return;
