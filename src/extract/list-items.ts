@@ -1,7 +1,7 @@
 // List items that hold blocks (cards of a listing: a heading, a byline div, a date span) as paragraphs mdream
 // separates. Inside a list item mdream neither breaks nor spaces at a block's edge: `<li><div>A</div><span> on</span>`
 // gives `- Aon` and `<li><h4>T</h4><div>A</div>` the heading `#### T A`. Paragraphs it does separate.
-import { retag } from './dom.js';
+import { retag, unwrap } from './dom.js';
 
 const BLOCKS = new Set([
   'ADDRESS',
@@ -83,7 +83,12 @@ function separate(container: Element): void {
   }
 }
 
+const BLOCK_SELECTOR = Array.from(BLOCKS, (tag) => tag.toLowerCase()).join(', ');
+
 export function separateListItemBlocks(root: Element): void {
+  // A span around blocks (`<li><span><div>A</div><div>B</div></span>`) would hide them from the pass below, though a
+  // browser still shows them as blocks.
+  for (const span of Array.from(root.querySelectorAll('li span'))) if (span.querySelector(BLOCK_SELECTOR)) unwrap(span);
   for (const item of Array.from(root.querySelectorAll('li')))
     if (Array.from(item.childNodes).some(isBlock)) separate(item);
 }

@@ -120,6 +120,16 @@ test('a no-break space is a space outside code (each would cost a token of its o
   assert.ok(text.endsWith('Price: 10 euros, paid\n\na b'), JSON.stringify(text.slice(-60)));
 });
 
+test('a space is one space: before a link after a no-break space, in a run of them, or alone in an element', () => {
+  const html =
+    '<p>Invest in&nbsp;<a href="/training">training</a>&nbsp;for staff,&nbsp; &nbsp;&nbsp;twice.</p>' +
+    '<p><strong>Plan</strong><span> </span><em>first</em><span><span> </span></span>then<a href="/x"> </a>code.</p>';
+  assert.equal(
+    convert(html),
+    'Invest in [training](https://news.example/training) for staff, twice.\n\n**Plan** *first* then code.',
+  );
+});
+
 test('headings drop line breaks and bold; a link around a heading moves inside it', () => {
   const html = '<h2><br><b>Costs</b> and<br>funding</h2><a href="/next"><h3>Next story</h3></a>';
   assert.equal(convert(html), '## Costs and funding\n\n### [Next story](https://news.example/next)');
@@ -163,4 +173,13 @@ test('a list item built of blocks (a card: heading, byline, date) keeps its part
     /- #### \[Story 1\]\(https:\/\/[^)]+\/news\/1\)\n\n {2}\[Ada Byron\]\([^)]+\)\n\n {2}on Mar 01\n\n- #### \[Story 2\]/,
   );
   assert.match(text, /^- Story 1\n {2}Ada Byron\n {2}on Mar 01\n- Story 2\n/m);
+});
+
+test('a card wrapped in a span inside its list item keeps its parts apart too', () => {
+  const card = (n: number) =>
+    `<li><span><div><a href="/book/${n}"><span><div>Book ${n}</div></span></a><div><span><div>Ada Byron</div>` +
+    `</span></div><div><span>Hardcover</span></div><a href="/book/${n}"><div>$2${n}.40</div></a></div></span></li>`;
+  const page = `<html><body><main><h1>Books</h1><p>Best sellers.</p><ol>${card(1)}${card(2)}</ol></main></body></html>`;
+  const { text } = extractHtml(page, PAGE_URL);
+  assert.match(text, /^1\. Book 1\n {2}Ada Byron\n {2}Hardcover\n {2}\$21\.40\n2\. Book 2\n/m);
 });
