@@ -151,8 +151,28 @@ const INLINE_SPACERS = 'span, label, small, big, font, abbr, cite, q, time, data
 function unwrapSpaces(root: Element): void {
   // Innermost first, so an element around an unwrapped one is then seen holding only its space.
   for (const el of Array.from(root.querySelectorAll(INLINE_SPACERS)).reverse()) {
+    if (el.firstElementChild) continue;
     const text = el.textContent ?? '';
-    if (!el.firstElementChild && text !== '' && text.trim() === '') unwrap(el);
+    if (text !== '' && text.trim() === '') unwrap(el);
+  }
+}
+
+const WORD_END = /[\p{L}\p{N}]$/u;
+/** A span that starts with a capital or a digit starts a new word; one in lower case may end the word before it. */
+const FIELD_START = /^[\p{Lu}\p{Lt}\p{N}]/u;
+
+/**
+ * Spans side by side with no space between (`<span>2026</span><span>1h 54m</span>`) are a card's fields that a
+ * stylesheet sets apart; run together they make one word of two. Editors also split a word into spans where its
+ * formatting changes (`3<span>rd</span>`), so only a span that opens with a capital or a digit gets a space.
+ */
+function spaceAdjacentSpans(root: Element): void {
+  const doc = root.ownerDocument;
+  for (const span of Array.from(root.getElementsByTagName('span'))) {
+    const next = span.nextSibling;
+    if (next?.nodeType !== 1 || (next as Element).tagName !== 'SPAN' || span.closest('pre, code')) continue;
+    if (WORD_END.test(span.textContent ?? '') && FIELD_START.test(next.textContent ?? ''))
+      span.after(doc.createTextNode(' '));
   }
 }
 
@@ -246,6 +266,7 @@ export function cleanContent(root: Element, baseUrl: string): void {
   simplifyHeadings(root);
   tightenEmphasis(root);
   unwrapSpaces(root);
+  spaceAdjacentSpans(root);
   separateAdjacentLists(root);
   separateListItemBlocks(root);
   for (const el of Array.from(root.querySelectorAll(UNWRAPPED))) unwrap(el);

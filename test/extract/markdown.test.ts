@@ -130,6 +130,13 @@ test('a space is one space: before a link after a no-break space, in a run of th
   );
 });
 
+test("spans side by side are a card's fields and get a space, unless the second goes on a word in lower case", () => {
+  const html =
+    '<p><span>La Sportiva</span><span>Ultra Raptor</span> <span>2026</span><span>1h 54m</span><span>R</span></p>' +
+    '<p>Meet at 455 N. <span>3</span><span>rd</span> St.; <span>Le</span><span>arn</span> more.</p>';
+  assert.equal(convert(html), 'La Sportiva Ultra Raptor 2026 1h 54m R\n\nMeet at 455 N. 3rd St.; Learn more.');
+});
+
 test('headings drop line breaks and bold; a link around a heading moves inside it', () => {
   const html = '<h2><br><b>Costs</b> and<br>funding</h2><a href="/next"><h3>Next story</h3></a>';
   assert.equal(convert(html), '## Costs and funding\n\n### [Next story](https://news.example/next)');
