@@ -67,12 +67,14 @@ function forEachLine(
   });
 }
 
+const INVISIBLE_LINE = /^[\s\u200b-\u200d\u2060]+$/;
 /** No-break spaces with the spaces around them: mdream adds a space before a link that follows one. */
 const NO_BREAK_SPACE = / ?\u00a0[\u00a0 ]*/g;
 
 /**
  * Applies the output guarantees to any Markdown or text (also used for publisher Markdown and plain text): no U+FEFF,
- * CRLF as LF, and outside fenced code no no-break spaces, no trailing whitespace and at most one blank line in a row.
+ * CRLF as LF, and outside fenced code no no-break spaces, no trailing whitespace, no line of zero-width characters
+ * alone and at most one blank line in a row.
  */
 export function tidyMarkdown(markdown: string): string {
   // U+FEFF and NUL are never text (a NUL ends the string for C-based readers of our output).
@@ -92,7 +94,9 @@ export function tidyMarkdown(markdown: string): string {
     // token of its own where a space joins the next word. A run of them is one space too: as indentation, four would
     // start a code block. Trimmed line by line: the regex /[ \t]+$/gm takes quadratic
     // time on a long run of spaces.
-    const trimmed = line.replace(NO_BREAK_SPACE, ' ').trimEnd();
+    let trimmed = line.replace(NO_BREAK_SPACE, ' ').trimEnd();
+    // A paragraph of a zero-width joiner or space alone is a spacer some site builders put between sections.
+    if (INVISIBLE_LINE.test(trimmed)) trimmed = '';
     if (trimmed === '' && previousBlank) return;
     kept.push(trimmed);
     previousBlank = trimmed === '';

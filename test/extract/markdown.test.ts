@@ -137,6 +137,11 @@ test("spans side by side are a card's fields and get a space, unless the second 
   assert.equal(convert(html), 'La Sportiva Ultra Raptor 2026 1h 54m R\n\nMeet at 455 N. 3rd St.; Learn more.');
 });
 
+test('a spacer paragraph of zero-width characters alone leaves no line; a joiner inside text stays', () => {
+  const html = '<p>&zwj;</p><h2>Costs</h2><div>&#8203;&#8203;</div><p>Family: 👨\u200d👩\u200d👧.</p><p>&zwnj;</p>';
+  assert.equal(convert(html), '## Costs\n\nFamily: 👨\u200d👩\u200d👧.');
+});
+
 test('headings drop line breaks and bold; a link around a heading moves inside it', () => {
   const html = '<h2><br><b>Costs</b> and<br>funding</h2><a href="/next"><h3>Next story</h3></a>';
   assert.equal(convert(html), '## Costs and funding\n\n### [Next story](https://news.example/next)');
