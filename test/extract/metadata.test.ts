@@ -175,15 +175,13 @@ describe('JSON-LD that is malformed or unusable', () => {
     assert.equal(details(huge + ld(article)).author, 'Jane Roe');
   });
 
-  test('a catalogue of thousands of nodes is read in bounded time', () => {
+  test('a catalogue of thousands of nodes is read only up to a bound: the article after it is not reached', () => {
     const items = Array.from({ length: 20_000 }, (_, i) => ({
       '@type': 'Product',
       '@id': `#p${i}`,
       name: `Item ${i}`,
     }));
-    const started = performance.now();
     assert.deepEqual(details(ld({ '@graph': [...items, article] })), NO_DETAILS);
-    assert.ok(performance.now() - started < 1000);
   });
 
   test('other script types are not JSON-LD', () => {

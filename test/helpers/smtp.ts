@@ -8,6 +8,8 @@ export interface SmtpSink {
   messages: ParsedMail[];
   /** The first message (already received or arriving within timeoutMs) to `to` that matches. */
   waitFor(to: string, match?: (mail: ParsedMail) => boolean, timeoutMs?: number): Promise<ParsedMail>;
+  /** Holds every message in its DATA phase (the sender waits for our reply) until the returned function is called. */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
@@ -17,12 +19,14 @@ const recipients = (mail: ParsedMail) =>
 export async function startSmtpServer(): Promise<SmtpSink> {
   const messages: ParsedMail[] = [];
   const waiters = new Set<() => void>();
+  let held: Promise<void> = Promise.resolve();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     onData(stream, _session, callback) {
-      simpleParser(stream)
+      held
+        .then(() => simpleParser(stream))
         .then((mail) => {
           messages.push(mail);
           for (const wake of waiters) wake();
@@ -58,6 +62,11 @@ export async function startSmtpServer(): Promise<SmtpSink> {
         }, timeoutMs);
         waiters.add(wake);
       });
+    },
+    hold() {
+      let release!: () => void;
+      held = new Promise((resolve) => (release = resolve));
+      return release;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
