@@ -88,7 +88,7 @@ function isButtonLink(el: Element): boolean {
 }
 
 /** A keyboard user's jump past the menus ("Skip to main content", "Skip to product list"): an in-page link. */
-function isSkipLink(el: Element): boolean {
+export function isSkipLink(el: Element): boolean {
   return (el.getAttribute('href') ?? '').startsWith('#') && /^\s*skip\b/i.test(el.textContent ?? '');
 }
 

@@ -2,6 +2,7 @@
 // blocks with their language, formulas, footnotes, tables, figures and definition lists in a form Markdown can hold,
 // and
 // the few elements converters would pass through as raw HTML rewritten.
+import { isSkipLink } from './boilerplate.js';
 import { removeChromeLines } from './chrome-lines.js';
 import { fenceCodeBlocks, rebuildCodeBlocks } from './code-language.js';
 import { rewriteDefinitionLists } from './definition-lists.js';
@@ -252,6 +253,8 @@ function simplifyHeadings(root: Element): void {
 
 export function cleanContent(root: Element, baseUrl: string): void {
   for (const el of Array.from(root.querySelectorAll(DROPPED))) el.remove();
+  // Whatever route picked the content, a jump past the menus is never part of it.
+  for (const link of Array.from(root.querySelectorAll('a[href^="#"]'))) if (isSkipLink(link)) link.remove();
   collapseRepeatedCopies(root);
   removeChromeLines(root);
   rebuildCodeBlocks(root);

@@ -235,3 +235,11 @@ test("a declared product's button links and price labels go from Readability's p
   const { text } = extractHtml(html, 'https://shop.example/p/10');
   assertContains(text, ['$40.00'], ['Add to cart', 'Regular price']);
 });
+
+test("a skip link inside Readability's pick goes too, whatever class it has; an in-page link to a section stays", () => {
+  const article =
+    `${paragraph(1)}${paragraph(2)}<p><a href="#comments">Skip to the comments</a></p>` +
+    `<p>See <a href="#notes">the notes below</a> for the sources.</p>${paragraph(3)}${paragraph(4)}`;
+  const { text } = extractHtml(articlePage(article), PAGE_URL);
+  assertContains(text, ['the notes below', 'Paragraph 4'], ['Skip to the comments']);
+});
