@@ -1,19 +1,19 @@
-// `npm run bench:ab -- <other checkout>`: cached POST /fetch of this checkout against another one (an older commit
-// in a git worktree), each the shipped configuration of bench/servers.ts in its own process, measured interleaved
-// (A B B A, ROUNDS times) so that whatever else the machine does weighs on both alike. Prints req/s and server CPU
-// per request for each, and their ratios. Each checkout runs its own servers.ts: from 8621731 on that is the built
-// app (dist/main.js), before it the sources under tsx, so compare a later commit with one from 8621731 on.
+// `npm run bench:ab -- <other checkout>`: cached POST /fetch of the benchmark's median page (bench/serving.ts's site)
+// on this checkout's build against another checkout's (an older commit in a git worktree, built: its dist/main.js),
+// each served by this checkout's bench/servers.ts in the shipped configuration, in a process of its own. ROUNDS
+// alternations of WINDOW_MS, the order flipped every round; each round's ratio of req/s and of server CPU per request,
+// min / median / max, with the load average before and after.
 // `npm run bench:ab -- --production`: this checkout twice, the production set-up (CACHE_URL on Redis, DATABASE_URL on
 // Postgres, from BENCH_REDIS_URL and BENCH_DATABASE_URL or the local defaults) against the embedded default.
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import pg from 'pg';
-import { loadWindow, startServerChild, type LoadWindow } from './processes.js';
+import { loadAverage, loadWindow, median, spread, startServerChild } from './processes.js';
+import { interleave, ratios, startServingSite } from './serving.js';
 
 const other = process.argv[2];
 if (!other) throw new Error('usage: npm run bench:ab -- <path of the other checkout> | --production');
 const production = other === '--production';
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 2000);
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -21,24 +21,14 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.
 interface Server {
   name: string;
   app: string;
-  site: string;
   pid: number;
   stop(): void;
 }
 
-async function start(name: string, cwd: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = await startServerChild<{ app: string; site: string; pid?: number }>(
-    'bench/servers.ts',
-    [],
-    ['app', 'site'],
-    { cwd, env },
-  );
-  // Since servers.ts runs the built app in a process of its own it names that process; before, it was the app.
-  return { name, ...child.addresses, pid: child.addresses.pid ?? child.pid, stop: child.stop };
+async function start(name: string, env: Record<string, string> = {}): Promise<Server> {
+  const child = await startServerChild<{ app: string; pid: number }>('bench/servers.ts', [], ['app', 'pid'], { env });
+  return { name, ...child.addresses, stop: child.stop };
 }
-
-const load = (server: Server, ms: number) =>
-  loadWindow(server.app, server.pid, JSON.stringify({ url: `${server.site}/article` }), ms);
 
 /** A schema of its own for the production run's ledger, dropped at the end. */
 async function withSchema<T>(run: (url: string) => Promise<T>): Promise<T> {
@@ -57,46 +47,32 @@ async function withSchema<T>(run: (url: string) => Promise<T>): Promise<T> {
 
 await (production ? withSchema : (run: (url: string) => Promise<void>) => run(''))(async (databaseUrl) => {
   const a = production
-    ? await start('production (Redis, Postgres)', process.cwd(), { CACHE_URL: REDIS_URL, DATABASE_URL: databaseUrl })
-    : await start('this checkout', process.cwd());
-  const b = production ? await start('embedded default', process.cwd()) : await start('other checkout', resolve(other));
+    ? await start('production (Redis, Postgres)', { CACHE_URL: REDIS_URL, DATABASE_URL: databaseUrl })
+    : await start('this checkout');
+  const b = production
+    ? await start('embedded default')
+    : await start(`other checkout (${other})`, { BENCH_API_ROOT: resolve(other) });
+  const site = await startServingSite();
+  const body = JSON.stringify({ url: `${site.origin}/answer` });
+  const window = (server: Server, ms = WINDOW_MS) => loadWindow(server.app, server.pid, body, ms);
   try {
-    for (const server of [a, b]) await load(server, WINDOW_MS);
-    const runs = new Map([a, b].map((s) => [s, [] as LoadWindow[]]));
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const server of [a, b, b, a]) runs.get(server)!.push(await load(server, WINDOW_MS / 2));
-    }
-    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-    const summary = (s: Server) => {
-      const r = runs.get(s)!;
-      return {
-        rate: median(r.map((x) => x.rate)),
-        cpu: median(r.map((x) => x.cpu)),
-        rates: r.map((x) => x.rate),
-      };
-    };
-    const [sa, sb] = [summary(a), summary(b)];
-    const { loadavg } = await import('node:os');
-    console.log(
-      `load average ${loadavg()
-        .map((x) => x.toFixed(1))
-        .join(' ')}; ${ROUNDS} rounds of A B B A, ${WINDOW_MS / 2} ms each`,
+    const before = loadAverage();
+    for (const server of [a, b]) await window(server, WINDOW_MS / 2); // the first fetch, then JIT warm-up
+    const runs = await interleave(
+      () => window(a),
+      () => window(b),
     );
-    for (const [s, x] of [
-      [a, sa],
-      [b, sb],
-    ] as const) {
-      const rates = x.rates.map((r) => r.toFixed(0));
-      console.log(
-        `${s.name}: median ${x.rate.toFixed(0)} req/s (min ${Math.min(...x.rates).toFixed(0)}, max ` +
-          `${Math.max(...x.rates).toFixed(0)}; ${rates.join(' ')}), ${x.cpu.toFixed(1)} µs server ` +
-          `CPU per request`,
-      );
-    }
+    const describe = (s: Server, ws: { rate: number; cpu: number }[]) =>
+      `${s.name}: ${median(ws.map((w) => w.rate)).toFixed(0)} req/s, ` +
+      `${median(ws.map((w) => w.cpu)).toFixed(1)} µs CPU per request (medians)`;
+    console.log(describe(a, runs.a));
+    console.log(describe(b, runs.b));
     console.log(
-      `ratio this/other: ${(sa.rate / sb.rate).toFixed(3)}× req/s, ${(sa.cpu / sb.cpu).toFixed(3)}× CPU per request`,
+      `ratio A ÷ B per round (min / median / max): req/s **${spread(ratios(runs.a, runs.b, (w) => w.rate))}×**, ` +
+        `CPU per request ${spread(ratios(runs.a, runs.b, (w) => w.cpu))}×; load average ${before} → ${loadAverage()}`,
     );
   } finally {
+    site.close();
     a.stop();
     b.stop();
   }

@@ -18,8 +18,9 @@ process.on('exit', () => {
 });
 // The configuration we ship (log level, embedded cache, metering, rate limiting), except what a loopback benchmark
 // needs: the fixture site is on 127.0.0.1, and the anonymous limit is counted as usual but set too high to refuse.
-// CACHE_URL and DATABASE_URL, when set, give the production set-up (`npm run bench:ab -- --production`).
-const { CACHE_URL, DATABASE_URL } = process.env;
+// CACHE_URL and DATABASE_URL, when set, give the production set-up (`npm run bench:ab -- --production`);
+// BENCH_API_ROOT, another checkout whose build (dist/main.js) is served instead of this one's (`npm run bench:ab`).
+const { CACHE_URL, DATABASE_URL, BENCH_API_ROOT } = process.env;
 const api = await startApi(
   await freePort(),
   {
@@ -29,6 +30,7 @@ const api = await startApi(
     ...(DATABASE_URL ? { DATABASE_URL } : {}),
   },
   DATA_DIR,
+  BENCH_API_ROOT,
 );
 const primed = await fetch(`${api.base}/fetch`, {
   method: 'POST',

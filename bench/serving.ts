@@ -38,7 +38,8 @@ function medianPage(): Buffer {
   return byLength[Math.floor(byLength.length / 2)]!.raw;
 }
 
-async function startSite(): Promise<{ origin: string; close(): void }> {
+/** The benchmark's median page at /answer, and pages at /slow/<anything> that answer after DELAY_MS. */
+export async function startServingSite(): Promise<{ origin: string; close(): void }> {
   const page = medianPage();
   const slow = (path: string) =>
     `<!doctype html><html><head><title>Slow ${path}</title></head><body><article><h1>Slow</h1>` +
@@ -67,7 +68,7 @@ async function post(origin: string, path: string, body: object): Promise<string>
 }
 
 /** Alternates `a` and `b` ROUNDS times, the order flipped each round so that drifting load weighs on both alike. */
-async function interleave<T>(a: () => Promise<T>, b: () => Promise<T>): Promise<{ a: T[]; b: T[] }> {
+export async function interleave<T>(a: () => Promise<T>, b: () => Promise<T>): Promise<{ a: T[]; b: T[] }> {
   const runs = { a: [] as T[], b: [] as T[] };
   for (let round = 0; round < ROUNDS; round++) {
     console.error(`round ${round + 1} of ${ROUNDS}, load average ${loadAverage()}`);
@@ -82,7 +83,8 @@ async function interleave<T>(a: () => Promise<T>, b: () => Promise<T>): Promise<
   return runs;
 }
 
-const ratios = <T>(a: T[], b: T[], of: (x: T) => number) => a.map((x, i) => of(x) / of(b[i]!));
+/** Each round's ratio of `a` to `b`. */
+export const ratios = <T>(a: T[], b: T[], of: (x: T) => number) => a.map((x, i) => of(x) / of(b[i]!));
 
 async function cachedRow(app: { origin: string; pid: number }, site: string): Promise<string[]> {
   const body = JSON.stringify({ url: `${site}/answer` });
@@ -153,7 +155,7 @@ async function batchRow(app: { origin: string; pid: number }, site: string): Pro
 
 /** Both rows against the API at `app` (a process of its own): measure, baseline, ratio, target, load average. */
 export async function runServingBench(app: { origin: string; pid: number }): Promise<string[][]> {
-  const site = await startSite();
+  const site = await startServingSite();
   try {
     return [await cachedRow(app, site.origin), await batchRow(app, site.origin)];
   } finally {
