@@ -97,3 +97,41 @@ test('an unreachable Redis fails open and reports why', async (t) => {
   assert.equal(decision.allowed, true);
   assert.equal(errors.length, 1);
 });
+
+describe('redis rate limiter: leases', () => {
+  const prefix = () => `fetchdown:test:${randomBytes(4).toString('hex')}:`;
+
+  test('a key far from its limit is answered from a lease: Redis counts only what was reserved', async (t) => {
+    if (!(await redisUp())) return t.skip('Redis not reachable');
+    const p = prefix();
+    const limiter = createRedisRateLimiter({ url: REDIS_URL, prefix: p });
+    const redis = new Redis(REDIS_URL);
+    t.after(() => Promise.all([limiter.close(), redis.quit()]));
+    const decisions = [];
+    for (let i = 0; i < 1000; i++) decisions.push(await limiter.hit('busy', 1_000_000, 60));
+    assert.ok(decisions.every((d) => d.allowed));
+    // The first hit reserves one request, the second a lease of 1,024 that answers the next 1,023 in this process.
+    assert.equal(await redis.get(`${p}busy`), '1025');
+    assert.deepEqual(
+      decisions.slice(0, 3).map((d) => d.remaining),
+      [999_999, 999_998, 999_997],
+    );
+  });
+
+  test('processes sharing a key never answer more than its limit between them, and a refused key asks no more', async (t) => {
+    if (!(await redisUp())) return t.skip('Redis not reachable');
+    const p = prefix();
+    const [a, b] = [0, 1].map(() => createRedisRateLimiter({ url: REDIS_URL, prefix: p }));
+    const redis = new Redis(REDIS_URL);
+    t.after(() => Promise.all([a!.close(), b!.close(), redis.quit()]));
+    const hits = await Promise.all(
+      Array.from({ length: 300 }, async (_, i) => await (i % 3 === 0 ? a! : b!).hit('shared', 200, 60)),
+    );
+    assert.equal(hits.filter((d) => d.allowed).length, 200);
+    // Each process learns that the key is past its limit from its own next reservation, then stops asking.
+    for (const limiter of [a!, b!]) assert.equal((await limiter.hit('shared', 200, 60)).allowed, false);
+    const counted = await redis.get(`${p}shared`);
+    for (let i = 0; i < 20; i++) assert.equal((await (i % 2 ? a! : b!).hit('shared', 200, 60)).allowed, false);
+    assert.equal(await redis.get(`${p}shared`), counted);
+  });
+});
