@@ -31,6 +31,33 @@ const LEDGER_COLUMNS = [
 // is, this does not compile.
 const _everyLedgerColumn: Record<Exclude<keyof NewLedgerRow, (typeof LEDGER_COLUMNS)[number] | 'id'>, never> = {};
 
+/** The Postgres type of each ledger column, for the arrays its batch insert takes. */
+const POSTGRES_TYPES: Record<(typeof LEDGER_COLUMNS)[number], string> = {
+  account_id: 'integer',
+  key_id: 'integer',
+  operation: 'text',
+  fetcher: 'text',
+  credits_millis: 'bigint',
+  balance_millis: 'bigint',
+  cache_hit: 'integer',
+  tokens: 'integer',
+  status: 'text',
+  url_host: 'text',
+  duration_ms: 'integer',
+  at: 'bigint',
+  credited_millis: 'bigint',
+  item_key: 'text',
+};
+
+/**
+ * A batch of unbilled rows on Postgres: one array per column, unnested into rows. Against one VALUES row of 14
+ * parameters per ledger row, it halves Postgres's CPU per row (9.1 → 4.4 µs) and the API's (3.2 → 2.2 µs), since
+ * the server parses a statement of 14 parameters instead of 7,168 (BENCHMARKS.md, "The production set-up").
+ */
+const POSTGRES_ARRAYS_INSERT =
+  `insert into ledger (${LEDGER_COLUMNS.join(', ')}) ` +
+  `select * from unnest(${LEDGER_COLUMNS.map((column, i) => `$${i + 1}::${POSTGRES_TYPES[column]}[]`).join(', ')})`;
+
 /**
  * How a flush of `count` unbilled rows is cut into inserts: powers of two up to RECORD_BATCH_ROWS, largest first, so
  * ten statements (1 to 512 rows) serve every flush. A timer flush of any other size compiled and prepared a statement
@@ -210,6 +237,7 @@ export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTab
   const insertSql = new Map<number, string>();
 
   async function insertRows(rows: NewLedgerRow[]): Promise<void> {
+    if (store.dialect === 'postgres') return insertArrays(rows);
     let text = insertSql.get(rows.length);
     if (text === undefined) {
       const placeholders = Object.fromEntries(
@@ -224,6 +252,12 @@ export function createCredits(deps: { store: Store; clock: Clock; plans: PlanTab
     const parameters: unknown[] = [];
     for (const row of rows) for (const column of LEDGER_COLUMNS) parameters.push(row[column] ?? null);
     await store.db.executeQuery(CompiledQuery.raw(text, parameters));
+  }
+
+  /** Postgres takes a batch as one array per column (POSTGRES_ARRAYS_INSERT), whatever its size. */
+  async function insertArrays(rows: NewLedgerRow[]): Promise<void> {
+    const parameters = LEDGER_COLUMNS.map((column) => rows.map((row) => row[column] ?? null));
+    await store.db.executeQuery(CompiledQuery.raw(POSTGRES_ARRAYS_INSERT, parameters));
   }
 
   /**
