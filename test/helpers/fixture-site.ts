@@ -2,7 +2,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import iconv from 'iconv-lite';
 
 export const ARTICLE_HTML = `<!doctype html>
@@ -131,6 +131,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Pages an attacker would send to hold a process (issue 14): each costs seconds to tens of seconds of CPU to extract.
  * Made on first request and kept, as they take a moment to build.
  */
+const LETTERS_HTML =
+  `<!doctype html><html><head><title>Letters</title></head><body><article><p>` +
+  'abcdefghij'.repeat(600_000) +
+  `</p></article></body></html>`;
+
 const HOSTILE_PAGES: Record<string, () => string> = {
   // About 1.1 MB of <div>s nested 100,000 deep.
   nested: () =>
@@ -146,11 +151,12 @@ const HOSTILE_PAGES: Record<string, () => string> = {
     'words on a single line '.repeat(Math.floor(10_000_000 / 23)) +
     `</p></article></body></html>`,
   // About 6 million letters without a space (it overflowed the token counter's stack: a 500).
-  letters: () =>
-    `<!doctype html><html><head><title>Letters</title></head><body><article><p>` +
-    'abcdefghij'.repeat(600_000) +
-    `</p></article></body></html>`,
+  letters: () => LETTERS_HTML,
+  // The same letters as a brotli bomb: 23 bytes on the wire (served with Content-Encoding: br).
+  'letters-br': () => LETTERS_HTML,
 };
+/** Hostile kinds served brotli-compressed. */
+const BROTLI_KINDS = new Set(['letters-br']);
 const hostileBodies = new Map<string, Buffer>();
 
 export const HOSTILE_KINDS = Object.keys(HOSTILE_PAGES);
@@ -347,9 +353,15 @@ export async function startFixtureSite(): Promise<FixtureSite> {
     m = /^\/hostile\/([a-z-]+)(?:\/.*)?$/.exec(path);
     const hostile = m && HOSTILE_PAGES[m[1]!];
     if (hostile) {
-      let body = hostileBodies.get(m![1]!);
-      if (!body) hostileBodies.set(m![1]!, (body = Buffer.from(hostile())));
-      return html(res, body);
+      const kind = m![1]!;
+      let body = hostileBodies.get(kind);
+      if (!body) {
+        body = Buffer.from(hostile());
+        hostileBodies.set(kind, (body = BROTLI_KINDS.has(kind) ? brotliCompressSync(body) : body));
+      }
+      if (!BROTLI_KINDS.has(kind)) return html(res, body);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'br' });
+      return void res.end(body);
     }
     if (path === '/moved-nowhere')
       return html(res, '<html><body><h1>Moved</h1><p>This page has moved somewhere.</p></body></html>', 302);
