@@ -63,7 +63,8 @@ const api = await startApi(
 );
 const pid = api.child.process.pid!;
 let page = 0;
-let failures = 0;
+/** Failed fetches by status and code. */
+const failures = new Map<string, number>();
 const round = () =>
   Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -72,8 +73,11 @@ const round = () =>
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ url: site.url(`/large/${Date.now()}-${page++}`), max_tokens: 2000 }),
       });
-      await res.arrayBuffer();
-      if (res.status !== 200) failures++;
+      const body = (await res.json()) as { code?: string };
+      if (res.status !== 200) {
+        const failure = `${res.status} ${body.code ?? ''}`;
+        failures.set(failure, (failures.get(failure) ?? 0) + 1);
+      }
     }),
   );
 
@@ -103,6 +107,6 @@ rmSync(dataDir, { recursive: true, force: true });
 
 const growth = settled[settled.length - 1]! - settled[0]!;
 console.log(
-  `\n${ROUNDS} rounds of ${CONCURRENCY} concurrent uncached fetches of ~1 MB pages (${site.hits('/large/')} fetched, ${failures} failed)`,
+  `\n${ROUNDS} rounds of ${CONCURRENCY} concurrent uncached fetches of ~1 MB pages (${site.hits('/large/')} fetched; failed: ${[...failures].map(([code, n]) => `${n} × ${code}`).join(', ') || 'none'})`,
 );
 console.log(`settled growth from round 1 to ${ROUNDS}: ${Math.round(growth / MB)} MB`);
