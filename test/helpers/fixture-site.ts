@@ -145,6 +145,20 @@ const HOSTILE_PAGES: Record<string, () => string> = {
     `<!doctype html><html><head><title>Links</title></head><body><main><h1>Links</h1><ul>` +
     Array.from({ length: 50_000 }, (_, i) => `<li><a href="/page/${i}">Link number ${i}</a></li>`).join('') +
     `</ul></main></body></html>`,
+  // About 2.4 million nodes: 800,000 bold words, each an element and its text, between two sentences.
+  nodes: () =>
+    `<!doctype html><html><head><title>Nodes</title></head><body><article><p>First sentence.</p><p>` +
+    '<b>w</b> '.repeat(800_000) +
+    `</p><p>Last sentence.</p></article></body></html>`,
+  // Giant attribute lists: 200 elements with 1,000 attributes each, then one with 200,000.
+  attributes: () => {
+    const attributes = (n: number) => Array.from({ length: n }, (_, i) => ` data-a${i}="v${i}"`).join('');
+    const row = `<p${attributes(1000)}>A paragraph with a thousand attributes.</p>`;
+    return (
+      `<!doctype html><html><head><title>Attributes</title></head><body><article>${row.repeat(200)}` +
+      `<div${attributes(200_000)}>One element with two hundred thousand attributes.</div></article></body></html>`
+    );
+  },
   // 10 MB on one line: words in one paragraph, no line break anywhere.
   'single-line': () =>
     `<!doctype html><html><head><title>One line</title></head><body><article><p>` +
