@@ -54,6 +54,16 @@ export function loadBenchmarkPages(): { pages: BenchmarkPage[]; truth: Truth } {
   return { pages, truth };
 }
 
+/**
+ * The page whose labelled article text is the median length: what the serving rows load, so that their answers are
+ * a page's real size (5.1 KB of JSON) rather than a small fixture's.
+ */
+export function medianBenchmarkPage(): Buffer {
+  const { pages, truth } = loadBenchmarkPages();
+  const byLength = [...pages].sort((a, b) => truth[a.id]!.articleBody.length - truth[b.id]!.articleBody.length);
+  return byLength[Math.floor(byLength.length / 2)]!.raw;
+}
+
 /** The benchmark's own metric (score.mjs): word 4-gram shingles, F1 of mean precision and mean recall. */
 export async function scorePredictions(
   truth: Truth,

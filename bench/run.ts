@@ -1,18 +1,8 @@
 // `npm run bench`: the service's figures against baselines measured in the same run, printed as a Markdown table.
-import { request } from 'undici';
-import { extractHtml } from '../src/extract/index.js';
-import { countTokens } from '../src/tokens/count.js';
 import { runExtractionBench } from './extraction.js';
 import { fetchersRows, runFetchersBench } from './fetchers.js';
 import { startServerChild } from './processes.js';
 import { runServingBench, SERVING_HEADER } from './serving.js';
-
-async function timeIt(fn: () => Promise<unknown>, runs: number): Promise<number> {
-  await fn(); // warm-up
-  const started = performance.now();
-  for (let i = 0; i < runs; i++) await fn();
-  return (performance.now() - started) / runs;
-}
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
@@ -22,37 +12,15 @@ const servers = await startServerChild<{ app: string; site: string; pid: number 
   ['app', 'site', 'pid'],
 );
 try {
-  const { app, site } = servers.addresses;
-  // Issue 14's serving rows: cached /fetch against a bare route, a batch against one URL, each interleaved.
+  const { app } = servers.addresses;
+  // The serving rows: cached /fetch against a bare route, a batch against one URL, an uncached fetch against the same
+  // work done here; each interleaved.
   const serving = await runServingBench({ origin: app, pid: servers.addresses.pid });
-
-  const longUrl = `${site}/long`;
-  const rawMs = await timeIt(async () => {
-    const res = await request(longUrl);
-    const page = extractHtml(await res.body.text(), longUrl);
-    countTokens(page.markdown);
-    countTokens(page.text);
-  }, 30);
-  const uncachedMs = await timeIt(async () => {
-    const res = await request(`${app}/fetch`, {
-      method: 'POST',
-      body: JSON.stringify({ url: longUrl, use_cache: false }),
-      headers: { 'content-type': 'application/json' },
-    });
-    await res.body.text();
-  }, 30);
 
   const extraction = await runExtractionBench();
   const fetchers = await runFetchersBench();
 
   const rows = [
-    [
-      'uncached POST /fetch, long page',
-      `${fmt(uncachedMs)} ms`,
-      `undici GET + extraction + counting: ${fmt(rawMs)} ms`,
-      `${fmt(uncachedMs / rawMs, 2)}×`,
-      '≤ 1.15×',
-    ],
     [
       'extraction, 181 benchmark pages',
       `${fmt(extraction.pagesPerSecond)} pages/s, F1 ${fmt(extraction.f1, 3)}`,

@@ -4,6 +4,8 @@
 //           process) sending the same bytes; server CPU per request of each process (/proc), and requests per second.
 //   batch:  POST /fetch/batch of 20 URLs that each answer after 300 ms, against POST /fetch of one such URL; wall time
 //           and the API process's CPU per URL.
+//   uncached: POST /fetch of a long page with use_cache false, against the same GET, extraction and two token counts
+//           in this process; wall time, and the CPU per fetch of each side.
 // The page is the benchmark's median (the Scrapinghub page whose labelled article text is the median length), served
 // with the slow pages by a site in this process, so the API process's CPU is the API's alone.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { request } from 'undici';
-import { loadBenchmarkPages } from './benchmark-pages.js';
+import { medianBenchmarkPage } from './benchmark-pages.js';
+import { extractHtml } from '../src/extract/index.js';
+import { countTokens } from '../src/tokens/count.js';
+import { LONG_HTML } from '../test/helpers/fixture-site.js';
 import {
   cpuMicros,
   CONNECTIONS,
@@ -32,15 +37,12 @@ const DELAY_MS = 300;
 /** Requests of one kind per window of the batch row: enough server CPU to read in 10 ms ticks. */
 const BATCH_REPEATS = 3;
 
-function medianPage(): Buffer {
-  const { pages, truth } = loadBenchmarkPages();
-  const byLength = [...pages].sort((a, b) => truth[a.id]!.articleBody.length - truth[b.id]!.articleBody.length);
-  return byLength[Math.floor(byLength.length / 2)]!.raw;
-}
-
-/** The benchmark's median page at /answer, and pages at /slow/<anything> that answer after DELAY_MS. */
+/**
+ * The benchmark's median page at /answer, a long guide at /long, and pages at /slow/<anything> that answer after
+ * DELAY_MS.
+ */
 export async function startServingSite(): Promise<{ origin: string; close(): void }> {
-  const page = medianPage();
+  const page = medianBenchmarkPage();
   const slow = (path: string) =>
     `<!doctype html><html><head><title>Slow ${path}</title></head><body><article><h1>Slow</h1>` +
     `<p>This page answered after ${DELAY_MS} ms, for the batch row of the benchmark.</p></article></body></html>`;
@@ -50,6 +52,7 @@ export async function startServingSite(): Promise<{ origin: string; close(): voi
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
     if (path.startsWith('/slow/')) setTimeout(() => send(slow(path)), DELAY_MS);
     else if (path === '/answer') send(page);
+    else if (path === '/long') send(LONG_HTML);
     else res.writeHead(404).end(); // robots.txt among others
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
@@ -153,11 +156,52 @@ async function batchRow(app: { origin: string; pid: number }, site: string): Pro
   ];
 }
 
-/** Both rows against the API at `app` (a process of its own): measure, baseline, ratio, target, load average. */
+/** Fetches of the long page a window holds: a window's CPU is read in 10 ms ticks. */
+const UNCACHED_REPEATS = 10;
+
+async function uncachedRow(app: { origin: string; pid: number }, site: string): Promise<string[]> {
+  const url = `${site}/long`;
+  const here = () => {
+    const { user, system } = process.cpuUsage();
+    return user + system;
+  };
+  const direct = async () => {
+    const res = await request(url);
+    const page = extractHtml(await res.body.text(), url);
+    countTokens(page.markdown);
+    countTokens(page.text);
+  };
+  const viaApi = async () => void (await post(app.origin, '/fetch', { url, use_cache: false }));
+  /** UNCACHED_REPEATS in turn: mean wall time of each, and CPU per fetch as `cpu` reads it. */
+  const measure = async (fetchOnce: () => Promise<void>, cpu: () => number) => {
+    const [cpuBefore, started] = [cpu(), performance.now()];
+    for (let i = 0; i < UNCACHED_REPEATS; i++) await fetchOnce();
+    return { ms: (performance.now() - started) / UNCACHED_REPEATS, cpu: (cpu() - cpuBefore) / UNCACHED_REPEATS };
+  };
+  const before = loadAverage();
+  for (let i = 0; i < 3; i++) await Promise.all([measure(viaApi, here), measure(direct, here)]); // JIT warm-up
+  const runs = await interleave(
+    () => measure(viaApi, () => cpuMicros(app.pid)),
+    () => measure(direct, here),
+  );
+  const describe = (xs: { ms: number; cpu: number }[]) =>
+    `${median(xs.map((x) => x.ms)).toFixed(1)} ms, ${(median(xs.map((x) => x.cpu)) / 1000).toFixed(1)} ms CPU`;
+  return [
+    'uncached POST /fetch of a long page: wall time ÷ the same GET, extraction and counting in the bench process ' +
+      '(CPU per fetch ratio beside it)',
+    `${describe(runs.a)} (medians)`,
+    `undici GET + extraction + counting: ${describe(runs.b)}`,
+    `time **${spread(ratios(runs.a, runs.b, (x) => x.ms))}×**; CPU ${spread(ratios(runs.a, runs.b, (x) => x.cpu))}×`,
+    '≤ 1.15× time',
+    `${before} → ${loadAverage()}`,
+  ];
+}
+
+/** The rows against the API at `app` (a process of its own): measure, baseline, ratio, target, load average. */
 export async function runServingBench(app: { origin: string; pid: number }): Promise<string[][]> {
   const site = await startServingSite();
   try {
-    return [await cachedRow(app, site.origin), await batchRow(app, site.origin)];
+    return [await cachedRow(app, site.origin), await batchRow(app, site.origin), await uncachedRow(app, site.origin)];
   } finally {
     site.close();
   }

@@ -16,7 +16,8 @@ import { Pool } from 'undici';
 import { killAll, freePort } from '../test/topology/children.js';
 import { buildIfStale } from '../test/helpers/build.js';
 import { startApi, tempDir, type ApiProcess } from '../test/topology/stack.js';
-import { loadBenchmarkPages } from './benchmark-pages.js';
+import { loadBenchmarkPages, medianBenchmarkPage } from './benchmark-pages.js';
+import { cpuMicros } from './processes.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP_PASSES = Number(process.env.BENCH_WARMUP_PASSES ?? 4);
@@ -38,10 +39,8 @@ const LARGE_PAGE = Buffer.from(
 
 const { pages } = loadBenchmarkPages();
 const pageById = new Map(pages.map((page) => [page.id, page.raw]));
-const ARTICLE =
-  '<!doctype html><html><head><title>Probe</title></head><body><article><h1>Probe</h1>' +
-  '<p>A short cached page for the probes, of a size a cached answer usually has.</p>'.repeat(40) +
-  '</article></body></html>';
+/** The probes' cached page: the benchmark's median page, the size of a real answer. */
+const PROBE_PAGE = medianBenchmarkPage();
 
 const site = createServer((req, res) => {
   const path = req.url ?? '/';
@@ -49,7 +48,7 @@ const site = createServer((req, res) => {
     ? LARGE_PAGE
     : path.startsWith('/page/')
       ? pageById.get(path.split('/')[2] ?? '')
-      : Buffer.from(ARTICLE);
+      : PROBE_PAGE;
   if (!body) return void res.writeHead(404).end();
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length }).end(body);
 });
@@ -112,10 +111,11 @@ async function headOfLine(api: ApiProcess, round: number) {
   };
 }
 
-/** One pass of the 181 pages, CONCURRENCY at once, uncached: pages per second. */
-async function bothCores(api: ApiProcess): Promise<number> {
+/** One pass of the 181 pages, CONCURRENCY at once, uncached: pages per second, and the API's CPU (µs) per page. */
+async function bothCores(api: ApiProcess): Promise<{ rate: number; cpu: number }> {
   const pool = new Pool(api.base, { connections: CONCURRENCY });
   const queue = [...pages];
+  const cpu = cpuMicros(api.child.process.pid);
   const started = performance.now();
   let failed = 0;
   await Promise.all(
@@ -126,7 +126,10 @@ async function bothCores(api: ApiProcess): Promise<number> {
   );
   await pool.close();
   if (failed) console.error(`${failed} of ${pages.length} pages failed`);
-  return (pages.length * 1000) / (performance.now() - started);
+  return {
+    rate: (pages.length * 1000) / (performance.now() - started),
+    cpu: (cpuMicros(api.child.process.pid) - cpu) / pages.length,
+  };
 }
 
 buildIfStale();
@@ -170,6 +173,7 @@ console.log(`warm-up: ${WARMUP_PASSES} passes of the ${pages.length} pages on ea
 
 const hol: Record<string, { ratio: number[]; busy: number[]; quiet: number[]; ms: number[] }> = {};
 const rates: Record<string, number[]> = {};
+const cpus: Record<string, number[]> = {};
 for (let round = 0; round < ROUNDS; round++) {
   // Each setting first in turn, so drift in the machine's load weighs on all alike.
   const names = Object.keys(apis) as (keyof typeof apis)[];
@@ -187,8 +191,11 @@ for (let round = 0; round < ROUNDS; round++) {
   }
   // Each build first in turn, so drift weighs on all alike.
   const builds = Object.entries({ ...apis, ...(before && { before }) });
-  for (const [name, api] of builds.map((_, i) => builds[(i + round) % builds.length]!))
-    (rates[name] ??= []).push(await bothCores(api));
+  for (const [name, api] of builds.map((_, i) => builds[(i + round) % builds.length]!)) {
+    const { rate, cpu } = await bothCores(api);
+    (rates[name] ??= []).push(rate);
+    (cpus[name] ??= []).push(cpu);
+  }
   console.error(
     `round ${round + 1} pages/s: ` +
       Object.entries(rates)
@@ -214,15 +221,21 @@ console.log(
     `| — | — |\n| … and both cores | ${summary(levelRates, 1)} pages/s | ${summary(rates['EXTRACT_WORKERS=0']!, 1)} ` +
     `pages/s | ${summary(levelRates.map((rate, i) => rate / rates['EXTRACT_WORKERS=0']![i]!))}× | — |`,
 );
+/** Pages per second and, beside them, the API process's CPU per page (all its threads). */
+const rateAndCpu = (name: string) =>
+  `${summary(rates[name]!, 1)} pages/s, ${summary(
+    cpus[name]!.map((us) => us / 1000),
+    1,
+  )} ms CPU/page`;
 console.log(
-  `| both cores: uncached /fetch, 181 pages, ${CONCURRENCY} at once | ${summary(rates.threads!, 1)} pages/s | ` +
-    `${summary(rates['EXTRACT_WORKERS=0']!, 1)} pages/s | ${summary(speedups)}× | ≥ 1.6× |`,
+  `| both cores: uncached /fetch, 181 pages, ${CONCURRENCY} at once | ${rateAndCpu('threads')} | ` +
+    `${rateAndCpu('EXTRACT_WORKERS=0')} | ${summary(speedups)}× | ≥ 1.6× |`,
 );
 if (rates.before) {
   const overBefore = rates.threads!.map((rate, i) => rate / rates.before![i]!);
   console.log(
-    `| both cores against ${BEFORE} (single-threaded, before issue 14) | ${summary(rates.threads!, 1)} pages/s | ` +
-      `${summary(rates.before, 1)} pages/s | ${summary(overBefore)}× | ≥ 1.6× |`,
+    `| both cores against ${BEFORE} (single-threaded, before issue 14) | ${rateAndCpu('threads')} | ` +
+      `${rateAndCpu('before')} | ${summary(overBefore)}× | ≥ 1.6× |`,
   );
 }
 console.log(`\nload average after: ${load()}`);
