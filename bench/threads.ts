@@ -5,7 +5,7 @@
 //   both cores:   uncached POST /fetch of the 181 benchmark pages, 8 at once, with threads against EXTRACT_WORKERS=0;
 //                 with BENCH_BEFORE=<checkout, built> also against that build (the commit before the threads, d136f56:
 //                 the single-threaded figure the issue names), in the same interleaved rounds.
-// Every build first serves BENCH_WARMUP_PASSES (4) passes of the 181 pages, so the rows compare warm processes.
+// Every build first serves BENCH_WARMUP_PASSES (10) passes of the 181 pages, so the rows compare warm processes.
 // API processes from the builds (dist/main.js), one per setting; the site runs in this process.
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -20,7 +20,7 @@ import { loadBenchmarkPages, medianBenchmarkPage } from './benchmark-pages.js';
 import { cpuMicros } from './processes.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const WARMUP_PASSES = Number(process.env.BENCH_WARMUP_PASSES ?? 4);
+const WARMUP_PASSES = Number(process.env.BENCH_WARMUP_PASSES ?? 10);
 const PROBES = 4; // probe connections running at once
 const CONCURRENCY = 8;
 const MB = 1024 * 1024;
@@ -162,7 +162,8 @@ console.log(`load average before: ${load()} (a shared 2-core machine: other agen
 // Warm-up: thread start, the probe page cached, and WARMUP_PASSES passes of the 181 pages on every build. A thread's
 // V8 compiles the extraction code as it goes: its first ~1,000 pages cost 1.5-3x its steady state (BENCHMARKS.md,
 // EXTRACT_WORKER_MAX_TASKS), and a long-running server is past that. Without it each of two threads sees half the
-// pages one inline thread sees, and the rows would measure the JIT's warm-up rather than the cores.
+// pages one inline thread sees, and the rows would measure the JIT's warm-up rather than the cores: ten passes give
+// each of two threads ~900 pages (with four, the first round's threads still ran at 0.7x of the later rounds).
 for (const api of [...Object.values(apis), ...(before ? [before] : [])]) {
   const pool = new Pool(api.base, { connections: 1 });
   await post(pool, { url: `${siteOrigin}/probe` });
