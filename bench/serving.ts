@@ -179,7 +179,7 @@ async function uncachedRow(app: { origin: string; pid: number }, site: string): 
     return { ms: (performance.now() - started) / UNCACHED_REPEATS, cpu: (cpu() - cpuBefore) / UNCACHED_REPEATS };
   };
   const before = loadAverage();
-  for (let i = 0; i < 3; i++) await Promise.all([measure(viaApi, here), measure(direct, here)]); // JIT warm-up
+  for (let i = 0; i < 3; i++) for (const fetchOnce of [viaApi, direct]) await measure(fetchOnce, here); // JIT warm-up
   const runs = await interleave(
     () => measure(viaApi, () => cpuMicros(app.pid)),
     () => measure(direct, here),

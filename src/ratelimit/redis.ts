@@ -56,10 +56,8 @@ export function createRedisRateLimiter(options: {
   url: string;
   prefix?: string;
   onError?: (error: unknown) => void;
-  now?: () => number;
 }): RateLimiter {
   const prefix = options.prefix ?? 'fetchdown:ratelimit:';
-  const now = options.now ?? Date.now;
   // Defined commands are sent as EVALSHA (the script's text once, then its hash), EVAL only when Redis lacks it.
   const redis = connectRedis(options.url) as ReturnType<typeof connectRedis> & Scripts;
   redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT });
@@ -77,7 +75,7 @@ export function createRedisRateLimiter(options: {
     const size = held ? leaseSize(limit, held.reserved) : 1;
     try {
       const [count, ttl] = await redis.rateLimitHit(prefix + key, String(windowSeconds * 1000), String(size));
-      const at = now();
+      const at = Date.now();
       const granted = Math.max(0, Math.min(size, limit - (count - size)));
       // Concurrent reservations of one window add up; a reservation in a new window starts the lease again.
       const current = leases.get(key);
@@ -106,7 +104,7 @@ export function createRedisRateLimiter(options: {
   return {
     kind: 'redis',
     hit(key, limit, windowSeconds) {
-      const at = now();
+      const at = Date.now();
       sweep(at);
       const lease = leases.get(key);
       if (lease && lease.endsAt > at && lease.limit === limit) {
