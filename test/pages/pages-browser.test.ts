@@ -63,7 +63,12 @@ describe('public pages in a browser', { skip: browserSkip() }, () => {
     assert.ok(await page.getByText('curl -s -X POST https://fetchdown.example/fetch').isVisible());
     const copy = page.locator('button[data-copy]').first();
     await copy.click();
-    assert.equal(await copy.textContent(), 'Copied');
+    // The label changes once the clipboard's promise settles, so wait for it rather than read it at once.
+    const label = await page.waitForFunction(
+      (button) => button?.textContent !== 'Copy' && button?.textContent,
+      await copy.elementHandle(),
+    );
+    assert.equal(await label.jsonValue(), 'Copied');
     assert.match(await page.evaluate(() => navigator.clipboard.readText()), /^curl -s -X POST/);
     await context.close();
   });
