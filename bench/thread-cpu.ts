@@ -36,8 +36,14 @@ async function pass(conversions: Conversions): Promise<void> {
     await Promise.all(responses.slice(i, i + 2).map((response) => conversions.html(response)));
 }
 
-/** CPU (all of this process's threads) and wall time per page over PASSES passes. */
-async function measure(conversions: Conversions): Promise<{ cpuMs: number; wallMs: number }> {
+/** CPU (all of this process's threads) and wall time per page. */
+interface Figures {
+  cpuMs: number;
+  wallMs: number;
+}
+
+/** One side's figures over PASSES passes. */
+async function measure(conversions: Conversions): Promise<Figures> {
   const cpu = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < PASSES; i++) await pass(conversions);
@@ -50,7 +56,7 @@ const here = (await load('.'))(OPTIONS);
 const there = (await load(other))(OPTIONS);
 console.log(`load average before: ${loadAverage()}`);
 for (const conversions of [here, there]) for (let i = 0; i < WARMUP_PASSES; i++) await pass(conversions);
-const runs = { here: [] as { cpuMs: number; wallMs: number }[], there: [] as { cpuMs: number; wallMs: number }[] };
+const runs = { here: [] as Figures[], there: [] as Figures[] };
 for (let round = 0; round < ROUNDS; round++) {
   const order = round % 2 === 0 ? (['here', 'there'] as const) : (['there', 'here'] as const);
   for (const side of order) runs[side].push(await measure(side === 'here' ? here : there));
@@ -64,8 +70,8 @@ await Promise.all([here.close(), there.close()]);
 console.log(`\n${ROUNDS} rounds of ${PASSES} passes of ${responses.length} pages a side; min / median / max\n`);
 console.log(`| measure | this checkout | ${other} | ratio |\n|---|---|---|---|`);
 for (const [name, of] of [
-  ['CPU per page, ms', (x: { cpuMs: number }) => x.cpuMs],
-  ['wall time per page, ms (two at once)', (x: { wallMs: number }) => x.wallMs],
+  ['CPU per page, ms', (x: Figures) => x.cpuMs],
+  ['wall time per page, ms (two at once)', (x: Figures) => x.wallMs],
 ] as const) {
   const [a, b] = [runs.here.map(of), runs.there.map(of)];
   console.log(`| ${name} | ${spread(a)} | ${spread(b)} | ${spread(ratios(runs.here, runs.there, of))}× |`);
