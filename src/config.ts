@@ -74,6 +74,9 @@ export const ConfigSchema = Type.Object({
   STARTER_MONTHLY_CREDITS: Int(20000, 0),
   PRO_MONTHLY_CREDITS: Int(100000, 0),
   SCALE_MONTHLY_CREDITS: Int(500000, 0),
+  // How long a process's lease on an account's credits lasts without a write from it: a process that dies leaves its
+  // leases to be reclaimed (journal written, the rest returned) this long after its last write, at most 1.5x it.
+  CREDIT_LEASE_TTL_MS: Int(30000, 1000, 3600000),
   // Billing through Stripe (src/billing/): without STRIPE_SECRET_KEY every /billing route answers 503.
   STRIPE_SECRET_KEY: Type.Optional(Type.String({ minLength: 1 })),
   STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 1 })),

@@ -33,7 +33,11 @@ export function createDeps(config: Config, options: { clock?: Clock; addresses?:
     accounts: accountServices.accounts,
     rateLimiter: accountServices.rateLimiter,
     warm: pipeline.warm,
-    billing: createBilling(config, { store: accountServices.store, now: () => accountServices.accounts.clock.now() }),
+    billing: createBilling(config, {
+      store: accountServices.store,
+      grants: accountServices.accounts.credits.grants,
+      now: () => accountServices.accounts.clock.now(),
+    }),
     async close() {
       await Promise.allSettled([pipeline.close(), accountServices.close()]);
     },

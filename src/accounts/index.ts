@@ -1,6 +1,8 @@
 // The accounts service: sign-up, keys, magic-link sessions, credits, usage and admin metrics, built from a store, a
 // clock and a mailer. createAccountServices wires it from its slice of the config for the composition root (deps.ts).
+import { join } from 'node:path';
 import pino from 'pino';
+import { connectRedis } from '../cache/redis-connection.js';
 import type { Config } from '../config.js';
 import { createMailer, type Mailer, type MailMessage } from '../mail/index.js';
 import { createRateLimiter, type RateLimiter } from '../ratelimit/index.js';
@@ -8,7 +10,8 @@ import { toCredits } from '../pricing.js';
 import { createStore, type Store } from '../store/db.js';
 import type { Account } from '../store/types.js';
 import { systemClock, type Clock } from './clock.js';
-import { createCredits } from './credits.js';
+import { createCredits } from './credits/index.js';
+import { createFileJournal, createRedisJournal, type SpendJournal } from './credits/journal.js';
 import { createKeys } from './keys.js';
 import { createLogin } from './login.js';
 import { createMetrics } from './metrics.js';
@@ -17,13 +20,17 @@ import { createUsage } from './usage.js';
 
 export type { Clock } from './clock.js';
 
+/** The files of the spend journal: this machine's, under DATA_DIR. */
+const journalDir = (config: Pick<Config, 'DATA_DIR'>) => join(config.DATA_DIR, 'spend-journal');
+
 export interface AccountsLog {
   info(fields: object, message: string): void;
   warn(fields: object, message: string): void;
   error(fields: object, message: string): void;
 }
 
-export type AccountsConfig = Parameters<typeof planTable>[0] & Pick<Config, 'PUBLIC_BASE_URL' | 'MAX_KEYS_PER_ACCOUNT'>;
+export type AccountsConfig = Parameters<typeof planTable>[0] &
+  Pick<Config, 'PUBLIC_BASE_URL' | 'MAX_KEYS_PER_ACCOUNT' | 'DATA_DIR' | 'CREDIT_LEASE_TTL_MS'>;
 
 export function createAccounts(deps: {
   store: Store;
@@ -31,6 +38,8 @@ export function createAccounts(deps: {
   config: AccountsConfig;
   log: AccountsLog;
   clock?: Clock;
+  /** Where charges wait for their ledger rows: files under DATA_DIR unless given (Redis in production). */
+  journal?: SpendJournal;
 }) {
   const { store, mailer, config, log } = deps;
   const clock = deps.clock ?? systemClock;
@@ -52,8 +61,22 @@ export function createAccounts(deps: {
   }
 
   const keys = createKeys({ store, clock, maxKeysPerAccount: config.MAX_KEYS_PER_ACCOUNT });
-  const login = createLogin({ store, clock, keys, publicBaseUrl: config.PUBLIC_BASE_URL, deliver });
-  const credits = createCredits({ store, clock, plans });
+  const credits = createCredits({
+    store,
+    clock,
+    plans,
+    journal: deps.journal ?? createFileJournal(journalDir(config)),
+    leaseTtlMs: config.CREDIT_LEASE_TTL_MS,
+    onError: (error, context) => log.error({ err: String(error) }, `ledger: failed ${context}`),
+  });
+  const login = createLogin({
+    store,
+    clock,
+    keys,
+    grants: credits.grants,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    deliver,
+  });
   const metrics = createMetrics({ store, clock });
 
   return {
@@ -68,23 +91,25 @@ export function createAccounts(deps: {
     changePlan: credits.changePlan,
     credits,
     /** The public view of an account (/account/me, /auth/whoami). */
-    describeAccount(account: Account) {
+    async describeAccount(account: Account) {
+      const { balanceMillis } = await credits.view(account.id);
       return {
         id: account.id,
         email: account.email,
         plan: account.plan,
         monthly_credits: toCredits(plans[account.plan].monthlyMillis),
-        balance_credits: toCredits(account.balance_millis),
+        balance_credits: toCredits(balanceMillis),
         created_at: new Date(account.created_at).toISOString(),
       };
     },
-    summarizeUsage: createUsage({ store, clock, plans }),
-    /** Metrics include the unbilled rows still waiting for their batched write. */
+    summarizeUsage: createUsage({ store, clock, credits }),
+    /** Metrics include the rows still waiting for their batched write. */
     collectMetrics: async (...args: Parameters<ReturnType<typeof createMetrics>>) => {
-      await credits.flushRecords();
+      await credits.flush();
       return metrics(...args);
     },
-    flushRecords: credits.flushRecords,
+    /** Writes the rows this process has queued. */
+    flushRecords: credits.flush,
     /** Resolves when every e-mail queued so far has been handed to the mailer (or failed). */
     async flushMail(): Promise<void> {
       while (sending.size > 0) await Promise.allSettled([...sending]);
@@ -103,17 +128,22 @@ export function createAccountServices(config: Config, deps: { clock?: Clock } = 
   const rateLimiter: RateLimiter = createRateLimiter(config, (error) =>
     log.warn({ err: String(error) }, 'rate limiter unavailable; request allowed'),
   );
-  const accounts = createAccounts({ store, mailer, config, log, clock: deps.clock });
+  const redis = config.CACHE_URL && /^rediss?:\/\//.test(config.CACHE_URL) ? connectRedis(config.CACHE_URL) : null;
+  const files = createFileJournal(journalDir(config));
+  const journal = redis ? createRedisJournal(redis, files) : files;
+  const accounts = createAccounts({ store, mailer, config, log, clock: deps.clock, journal });
   return {
     store,
     accounts,
     rateLimiter,
     async close() {
       await accounts.flushMail();
-      await accounts
-        .flushRecords()
-        .catch((error: unknown) => log.error({ err: error }, 'ledger rows could not be written at shutdown'));
-      await Promise.allSettled([mailer.close(), rateLimiter.close()]);
+      await accounts.credits
+        .close()
+        .catch((error: unknown) =>
+          log.error({ err: error }, 'ledger rows or credit leases could not be written at shutdown'),
+        );
+      await Promise.allSettled([mailer.close(), rateLimiter.close(), redis?.quit()]);
       await store.close();
     },
   };

@@ -5,6 +5,7 @@ import type { MailMessage } from '../mail/types.js';
 import type { Store } from '../store/db.js';
 import type { Account, Database } from '../store/types.js';
 import type { Clock } from './clock.js';
+import type { Grants } from './credits/grants.js';
 import type { Keys } from './keys.js';
 import { apiKeyMessage, signInMessage } from './messages.js';
 import { equalSecrets, generateSecret, hashSecret } from './secrets.js';
@@ -37,10 +38,11 @@ export function createLogin(deps: {
   store: Store;
   clock: Clock;
   keys: Keys;
+  grants: Grants;
   publicBaseUrl: string;
   deliver(message: MailMessage, requestId: string | undefined): void;
 }) {
-  const { store, clock, keys, deliver } = deps;
+  const { store, clock, keys, grants, deliver } = deps;
   const base = deps.publicBaseUrl.replace(/\/$/, '');
 
   async function recentLinks(db: Kysely<Database>, email: string, now: number): Promise<number> {
@@ -88,25 +90,13 @@ export function createLogin(deps: {
     const now = clock.now();
     const outcome = await store.transaction(async (trx) => {
       const throttled = (await recentLinks(trx, address, now)) >= MAX_LINKS_PER_WINDOW;
-      const created = await trx
-        .insertInto('accounts')
-        .values({
-          email: address,
-          plan: 'free',
-          balance_millis: 0,
-          allowance_period: '',
-          allowance_used_millis: 0,
-          created_at: now,
-        })
-        .onConflict((oc) => oc.column('email').doNothing())
-        .returning('id')
-        .executeTakeFirst();
+      const created = await grants.openAccount(trx, address, now);
       const account = await trx
         .selectFrom('accounts')
         .select('id')
         .where('email', '=', address)
         .executeTakeFirstOrThrow();
-      if (created) {
+      if (created !== undefined) {
         const issued = await keys.issueKey(trx, account.id, label);
         return { created: true as const, apiKey: issued.apiKey, keyId: issued.key.id };
       }

@@ -5,8 +5,7 @@ import { toCredits } from '../pricing.js';
 import type { Store } from '../store/db.js';
 import { BILLING_OPERATIONS, type Account, type Database } from '../store/types.js';
 import { dayIndex, dayLabel, monthBounds, type Clock } from './clock.js';
-import { allowanceOf } from './credits.js';
-import type { PlanTable } from './plans.js';
+import type { Credits } from './credits/index.js';
 
 export interface UsageSummary {
   period: { month: string; start: string; end: string };
@@ -25,14 +24,14 @@ export interface UsageSummary {
   purchases: { at: string; operation: string; item_key: string | null; credits_added: number }[];
 }
 
-const credits = (eb: ExpressionBuilder<Database, 'ledger'>) =>
+const sumCredits = (eb: ExpressionBuilder<Database, 'ledger'>) =>
   eb.fn.coalesce(eb.fn.sum<number>('credits_millis'), sql.lit(0));
 
 /** Operations that fetch pages: a batch row is one page of a batch. */
 const FETCH_OPERATIONS = ['fetch', 'batch'];
 
-export function createUsage(deps: { store: Store; clock: Clock; plans: PlanTable }) {
-  const { store, clock, plans } = deps;
+export function createUsage(deps: { store: Store; clock: Clock; credits: Credits }) {
+  const { store, clock, credits } = deps;
 
   return async function summarizeUsage(account: Account): Promise<UsageSummary> {
     const now = clock.now();
@@ -43,11 +42,12 @@ export function createUsage(deps: { store: Store; clock: Clock; plans: PlanTable
       .where('at', '>=', start)
       .where('at', '<', end);
     const month = allRows.where('operation', 'not in', BILLING_OPERATIONS);
-    const [fresh, totals, byOperation, byFetcher, byDay, purchases] = await Promise.all([
-      store.db.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow(),
+    // First: the view writes this process's queued rows, which the sums below must see.
+    const view = await credits.view(account.id);
+    const [totals, byOperation, byFetcher, byDay, purchases] = await Promise.all([
       month
         .select((eb) => [
-          credits(eb).as('millis'),
+          sumCredits(eb).as('millis'),
           eb.fn.countAll().as('requests'),
           eb.fn
             .sum(
@@ -64,18 +64,18 @@ export function createUsage(deps: { store: Store; clock: Clock; plans: PlanTable
         ])
         .executeTakeFirstOrThrow(),
       month
-        .select((eb) => ['operation as key', credits(eb).as('millis'), eb.fn.countAll().as('requests')])
+        .select((eb) => ['operation as key', sumCredits(eb).as('millis'), eb.fn.countAll().as('requests')])
         .groupBy('operation')
         .execute(),
       month
         .where('fetcher', 'is not', null)
-        .select((eb) => ['fetcher as key', credits(eb).as('millis'), eb.fn.countAll().as('requests')])
+        .select((eb) => ['fetcher as key', sumCredits(eb).as('millis'), eb.fn.countAll().as('requests')])
         .groupBy('fetcher')
         .execute(),
       month
         .select((eb) => [
           sql<number>`at / 86400000`.as('day'),
-          credits(eb).as('millis'),
+          sumCredits(eb).as('millis'),
           eb.fn.countAll().as('requests'),
         ])
         .groupBy(sql`at / 86400000`)
@@ -86,7 +86,7 @@ export function createUsage(deps: { store: Store; clock: Clock; plans: PlanTable
         .orderBy('id')
         .execute(),
     ]);
-    const allowance = allowanceOf(fresh, plans, now);
+    const { allowance } = view;
     const perDay = new Map(byDay.map((d) => [Number(d.day), d]));
     const daily: UsageSummary['daily'] = [];
     for (let day = dayIndex(start); day <= dayIndex(now); day++) {
@@ -103,14 +103,14 @@ export function createUsage(deps: { store: Store; clock: Clock; plans: PlanTable
       );
     return {
       period: { month: allowance.period, start: new Date(start).toISOString(), end: new Date(end).toISOString() },
-      plan: fresh.plan,
+      plan: view.account.plan,
       allowance: {
         monthly_credits: toCredits(allowance.monthly),
         used_credits: toCredits(Math.min(allowance.used, allowance.monthly)),
         remaining_credits: toCredits(allowance.left),
         renews_at: new Date(allowance.renewsAt).toISOString(),
       },
-      balance_credits: toCredits(fresh.balance_millis),
+      balance_credits: toCredits(view.balanceMillis),
       credits_used: toCredits(Number(totals.millis)),
       requests: Number(totals.requests),
       fetches: Number(totals.fetches ?? 0),

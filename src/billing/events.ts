@@ -2,11 +2,12 @@
 // a paid checkout credits a pack or starts a plan; a subscription's updates and deletion move the plan.
 import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
+import type { Grants } from '../accounts/credits/grants.js';
+import { MILLICREDITS_PER_CREDIT } from '../pricing.js';
 import type { Store } from '../store/db.js';
 import type { Database } from '../store/types.js';
 import { findPack, findPaidPlan, type PlanPrices } from './catalog.js';
 import { claimCheckout, claimEvent, recordOutcome } from './event-store.js';
-import { creditPack } from './grants.js';
 import { applySubscription } from './subscriptions.js';
 
 export interface EventOutcome {
@@ -24,9 +25,8 @@ const idOf = (value: string | { id: string } | null | undefined) => (typeof valu
 /** Payment states in which a checkout's goods are delivered. */
 const SETTLED = new Set(['paid', 'no_payment_required']);
 
-export function createEventHandlers(deps: { store: Store; prices: PlanPrices; now(): number }) {
-  const { store, prices, now } = deps;
-  const dialect = store.dialect;
+export function createEventHandlers(deps: { store: Store; grants: Grants; prices: PlanPrices; now(): number }) {
+  const { store, grants, prices, now } = deps;
 
   const customerRow = (trx: Kysely<Database>, customerId: string | undefined) =>
     customerId === undefined
@@ -58,13 +58,19 @@ export function createEventHandlers(deps: { store: Store; prices: PlanPrices; no
         .where('account_id', '=', row.account_id)
         .execute();
     if (pack) {
-      await creditPack(trx, dialect, row.account_id, pack, now());
+      await grants.addCredits(trx, {
+        accountId: row.account_id,
+        millis: pack.credits * MILLICREDITS_PER_CREDIT,
+        operation: 'credit_pack',
+        itemKey: pack.key,
+        at: now(),
+      });
       return { outcome: 'applied', accountId: row.account_id };
     }
     const subscription = idOf(session.subscription);
     if (subscription === undefined) return ignored('a subscription checkout without a subscription', row.account_id);
     const state = { id: subscription, status: 'active', plan: plan!.key, at: event.created * 1000, fromCheckout: true };
-    const result = await applySubscription(trx, dialect, row, state, now());
+    const result = await applySubscription(trx, grants, row, state, now());
     // The payment is recorded either way; a newer subscription event may already have set the plan.
     return result.applied ? { outcome: 'applied', accountId: row.account_id } : ignored(result.reason, row.account_id);
   };
@@ -82,7 +88,7 @@ export function createEventHandlers(deps: { store: Store; prices: PlanPrices; no
         at: event.created * 1000,
         fromCheckout: false,
       };
-      const result = await applySubscription(trx, dialect, row, state, now());
+      const result = await applySubscription(trx, grants, row, state, now());
       return result.applied
         ? { outcome: 'applied', accountId: row.account_id }
         : ignored(result.reason, row.account_id);

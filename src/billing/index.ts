@@ -1,5 +1,6 @@
 // Billing through Stripe, built from the config: Checkout for packs and plans, the Billing Portal, and the webhook
 // that applies payments. Without STRIPE_SECRET_KEY (or, for the webhook, STRIPE_WEBHOOK_SECRET) each part is a 503.
+import type { Grants } from '../accounts/credits/grants.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { Store } from '../store/db.js';
@@ -43,7 +44,7 @@ function notConfigured(missing: string[]): AppError {
   );
 }
 
-export function createBilling(config: BillingConfig, deps: { store: Store; now(): number }): Billing {
+export function createBilling(config: BillingConfig, deps: { store: Store; grants: Grants; now(): number }): Billing {
   const secretKey = config.STRIPE_SECRET_KEY;
   const webhookSecret = config.STRIPE_WEBHOOK_SECRET;
   if (secretKey === undefined) {
@@ -55,7 +56,7 @@ export function createBilling(config: BillingConfig, deps: { store: Store; now()
   const prices = createPlanPrices(stripe, config);
   const customers = createCustomers({ stripe, store: deps.store, now: deps.now });
   const checkout = createCheckout({ stripe, customers, prices, publicBaseUrl: config.PUBLIC_BASE_URL });
-  const handleEvent = createEventHandlers({ store: deps.store, prices, now: deps.now });
+  const handleEvent = createEventHandlers({ store: deps.store, grants: deps.grants, prices, now: deps.now });
   const webhookError = webhookSecret === undefined ? notConfigured(['STRIPE_WEBHOOK_SECRET']) : undefined;
 
   return {

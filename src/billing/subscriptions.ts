@@ -1,10 +1,9 @@
 // A subscription's state as the events tell it, applied in the order Stripe created them rather than the order they
 // arrive: an event older than the state already stored changes nothing, and an ended subscription stays ended.
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../store/db.js';
 import type { BillingCustomersTable, Database, PlanKey } from '../store/types.js';
 import type { PaidPlan } from './catalog.js';
-import { changePlan } from './grants.js';
+import type { Grants } from '../accounts/credits/grants.js';
 
 /** Statuses in which the subscriber keeps the paid plan (past_due: Stripe is still retrying the payment). */
 const LIVE = new Set(['active', 'trialing', 'past_due']);
@@ -33,7 +32,7 @@ export type Applied = { applied: true; planChanged: boolean } | { applied: false
 
 export async function applySubscription(
   trx: Kysely<Database>,
-  dialect: Dialect,
+  grants: Grants,
   row: BillingCustomersTable,
   state: SubscriptionState,
   now: number,
@@ -60,5 +59,5 @@ export async function applySubscription(
     .where('account_id', '=', row.account_id)
     .execute();
   const plan: PlanKey = live ? state.plan! : 'free';
-  return { applied: true, planChanged: await changePlan(trx, dialect, row.account_id, plan, now) };
+  return { applied: true, planChanged: await grants.changePlan(trx, row.account_id, plan, now) };
 }

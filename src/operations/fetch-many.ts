@@ -3,7 +3,8 @@
 import type { BatchFetchRequest, BatchResult } from '../contract/fetch.js';
 import { toErrorEntry } from '../errors.js';
 import { checkSelection, type FetchService } from '../services/fetch-service.js';
-import { fetchReserveMillis, type Meter, type Pay } from './meter.js';
+import { CACHE_HIT_MILLICREDITS } from '../pricing.js';
+import type { Meter, Pay } from './meter.js';
 
 type BatchItem = BatchResult['results'][number];
 
@@ -14,36 +15,39 @@ export async function fetchMany(
 ): Promise<BatchResult> {
   // Broken selectors fail the batch, not each URL.
   if (input.include?.length || input.exclude?.length) checkSelection(input);
-  // 402 unless at least one page can be paid; after that, a URL the account cannot pay for gets its own 402 entry.
-  await meter.requireCredit(fetchReserveMillis('auto'));
+  // 402 unless at least one page can be paid (from the cache, the cheapest); after that, a URL the account cannot pay
+  // for gets its own 402 entry.
+  await meter.requireCredit(CACHE_HIT_MILLICREDITS);
   const style = { links: input.links, images: input.images };
   const maxTokens = ['body', 'max_tokens_each'];
   // Identical URLs share one fetch; the global limiter inside the service bounds sockets across batches.
   const byUrl = new Map<string, Promise<BatchItem>>();
   const results = input.urls.map((url, index) => {
-    let pending = byUrl.get(url);
-    if (!pending) {
-      const fetchOne = (pay?: Pay) =>
-        fetchService.fetchOne(
-          {
-            url,
-            maxTokens: input.max_tokens_each,
-            format: 'markdown',
-            useCache: input.use_cache,
-            style,
-            maxAge: input.max_age,
-            include: input.include,
-            exclude: input.exclude,
-            query: input.query,
-            pay,
-          },
-          { url: ['body', 'urls', index], maxTokens },
-        );
-      pending = meter
-        .fetch('batch', url, 'auto', fetchOne)
-        .catch((error: unknown): BatchItem => ({ url, error: toErrorEntry(error) }));
-      byUrl.set(url, pending);
-    }
+    const first = byUrl.get(url);
+    // A repeated URL is charged once, with its first item: the repeat says so, and the answers add up to the ledger.
+    if (first) return first.then((item) => ('error' in item ? item : { ...item, credits: 0 }));
+    const request = {
+      url,
+      maxTokens: input.max_tokens_each,
+      format: 'markdown' as const,
+      useCache: input.use_cache,
+      style,
+      maxAge: input.max_age,
+      include: input.include,
+      exclude: input.exclude,
+      query: input.query,
+    };
+    const at = { url: ['body', 'urls', index], maxTokens };
+    const pending = meter
+      .fetch(
+        'batch',
+        url,
+        'auto',
+        (pay?: Pay) => fetchService.fetchOne({ ...request, pay }, at),
+        () => fetchService.answersFromCache(request, at),
+      )
+      .catch((error: unknown): BatchItem => ({ url, error: toErrorEntry(error) }));
+    byUrl.set(url, pending);
     return pending;
   });
   return { results: await Promise.all(results) };

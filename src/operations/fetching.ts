@@ -11,24 +11,25 @@ export function createFetchOperations(deps: { fetchService: FetchService; estima
   return {
     /** `at`: where the caller put the fields, for 422s (GET /r/ takes them from its path and query string). */
     fetchUrl(caller: Caller, input: FetchRequest, at?: FieldLocations): Promise<FetchResult> {
-      return meterFor(caller).fetch('fetch', input.url, input.fetcher, (pay) =>
-        fetchService.fetchOne(
-          {
-            url: input.url,
-            maxTokens: input.max_tokens,
-            format: input.format,
-            useCache: input.use_cache,
-            cursor: input.cursor,
-            fetcher: input.fetcher,
-            style: { links: input.links, images: input.images },
-            maxAge: input.max_age,
-            include: input.include,
-            exclude: input.exclude,
-            query: input.query,
-            pay,
-          },
-          at,
-        ),
+      const request = {
+        url: input.url,
+        maxTokens: input.max_tokens,
+        format: input.format,
+        useCache: input.use_cache,
+        cursor: input.cursor,
+        fetcher: input.fetcher,
+        style: { links: input.links, images: input.images },
+        maxAge: input.max_age,
+        include: input.include,
+        exclude: input.exclude,
+        query: input.query,
+      };
+      return meterFor(caller).fetch(
+        'fetch',
+        input.url,
+        input.fetcher,
+        (pay) => fetchService.fetchOne({ ...request, pay }, at),
+        () => fetchService.answersFromCache(request, at),
       );
     },
 

@@ -1,11 +1,12 @@
 // Metering of one caller's operations: hold the price, do the work, settle to what the result cost (refunding
 // failures), and write the ledger row. Anonymous callers are recorded for the metrics, never billed; in-process
 // callers (the CLI, the stdio MCP server) are neither.
-import type { Credits, QuotaShortfall, Reservation } from '../accounts/credits.js';
+import type { Credits, QuotaShortfall } from '../accounts/credits/index.js';
 import type { FetchResult } from '../contract/fetch.js';
 import { AppError, toErrorEntry } from '../errors.js';
 import type { FetcherChoice, FetcherName } from '../fetchers/types.js';
 import {
+  CACHE_HIT_MILLICREDITS,
   ESTIMATE_MILLICREDITS,
   MILLICREDITS_PER_CREDIT,
   ROUTE_MILLICREDITS,
@@ -35,7 +36,11 @@ interface Metered<T> {
   /** The target URL, for the ledger's url_host. */
   url?: string;
   reserveMillis: number;
+  /** What to hold instead of reserveMillis, asked only of paying callers (a cache hit holds the cache rate). */
+  quote?: () => Promise<number>;
   price(result: T): Priced;
+  /** The result as answered when `credits` were charged (results that state their price say what was taken). */
+  charged?(result: T, credits: number): T;
 }
 
 /** Runs one caller's operations, billing them; each method carries the price list of its operation. */
@@ -49,11 +54,12 @@ export interface Meter {
     url: string,
     fetcher: FetcherChoice,
     work: (pay?: Pay) => Promise<FetchResult>,
+    fromCache?: () => Promise<boolean>,
   ): Promise<FetchResult>;
   estimate<T>(url: string, work: () => Promise<T>): Promise<T>;
   /** A search holds the most it can cost for `numResults` and settles to the `credits` its result reports. */
   search<T extends { credits: number }>(numResults: number, work: () => Promise<T>): Promise<T>;
-  /** 402 unless the caller could pay `millis` now (a batch checks one page before it starts). */
+  /** 402 unless the caller could pay `millis` now (a batch checks one page before it starts; a 402 is a batch row). */
   requireCredit(millis: number): Promise<void>;
 }
 
@@ -67,10 +73,16 @@ function priceFetch(result: FetchResult): Priced {
   };
 }
 
+/** A result that states its price, as answered when `credits` were taken for it. */
+function withCredits<T extends { credits: number }>(result: T, credits: number): T {
+  return result.credits === credits ? result : { ...result, credits };
+}
+
 /**
- * What a fetch holds before it starts: a forced fetcher's price, else the cheapest route's (a cache hit settles lower).
+ * What a fetch holds before it starts when it is not answered from the cache: a forced fetcher's price, else the
+ * cheapest route's.
  */
-export function fetchReserveMillis(fetcher: FetcherChoice): number {
+function fetchReserveMillis(fetcher: FetcherChoice): number {
   return ROUTE_MILLICREDITS[fetcher === 'auto' ? 'html' : fetcher];
 }
 
@@ -92,7 +104,12 @@ function hostOf(url: string | undefined): string | null {
 }
 
 /** The ledger fields every operation records, billed or not. */
-function ledgerDetails(spec: Metered<never>, priced: Priced, status: string, started: number) {
+function ledgerDetails(
+  spec: Pick<Metered<unknown>, 'operation' | 'url'>,
+  priced: Priced,
+  status: string,
+  started: number,
+) {
   return {
     operation: spec.operation,
     fetcher: priced.fetcher ?? null,
@@ -134,8 +151,19 @@ type Run = <T>(spec: Metered<T>, work: (pay?: Pay) => Promise<T>) => Promise<T>;
 
 function withOperations(run: Run, requireCredit: Meter['requireCredit']): Meter {
   return {
-    fetch: (operation, url, fetcher, work) =>
-      run({ operation, url, reserveMillis: fetchReserveMillis(fetcher), price: priceFetch }, work),
+    fetch: (operation, url, fetcher, work, fromCache) =>
+      run(
+        {
+          operation,
+          url,
+          reserveMillis: fetchReserveMillis(fetcher),
+          quote:
+            fromCache && (async () => ((await fromCache()) ? CACHE_HIT_MILLICREDITS : fetchReserveMillis(fetcher))),
+          price: priceFetch,
+          charged: withCredits,
+        },
+        work,
+      ),
     estimate: (url, work) =>
       run(
         {
@@ -152,24 +180,12 @@ function withOperations(run: Run, requireCredit: Meter['requireCredit']): Meter 
           operation: 'search',
           reserveMillis: searchMillicredits(numResults),
           price: (result) => ({ millis: Math.round(result.credits * MILLICREDITS_PER_CREDIT) }),
+          charged: withCredits,
         },
         work,
       ),
     requireCredit,
   };
-}
-
-/** Reservations of one operation added up: the first hold, then any top-ups. */
-function combine(holds: Reservation[]): Reservation {
-  const [first, ...rest] = holds;
-  return rest.reduce(
-    (sum, hold) => ({
-      ...hold,
-      fromAllowance: sum.fromAllowance + hold.fromAllowance,
-      fromBalance: sum.fromBalance + hold.fromBalance,
-    }),
-    first!,
-  );
 }
 
 const unmetered: Meter = withOperations(
@@ -214,36 +230,52 @@ export function createMetering(deps: {
     if (caller.kind === 'anonymous') return anonymousMeter;
     const { keyId, account } = caller;
 
+    /** Every 402 is a row too (it charges nothing), so the usage page counts refusals. */
+    async function recordRefusal(spec: Pick<Metered<unknown>, 'operation' | 'url'>, started: number) {
+      const refusal = credits.record({
+        account_id: account.id,
+        key_id: keyId,
+        ...ledgerDetails(spec, { millis: 0 }, 'quota_exceeded', started),
+      });
+      if (refusal) await refusal.catch((error: unknown) => onError(error, 'recording a refusal'));
+    }
+
     async function runBilled<T>(spec: Metered<T>, work: (pay?: Pay) => Promise<T>): Promise<T> {
-      const first = await credits.reserve(account.id, spec.reserveMillis);
-      if (!first.ok) throw quotaExceeded(first, publicBaseUrl);
-      const holds = [first.reservation];
-      let held = spec.reserveMillis;
+      const started = performance.now();
+      const hold = spec.quote ? await spec.quote() : spec.reserveMillis;
+      const first = await credits.reserve(account.id, hold);
+      if (!first.ok) {
+        await recordRefusal(spec, started);
+        throw quotaExceeded(first, publicBaseUrl);
+      }
+      const { reservation } = first;
+      let held = hold;
       let refused: { fetcher: FetcherName; shortfall: QuotaShortfall } | undefined;
       const pay: Pay = async (fetcher) => {
         const price = ROUTE_MILLICREDITS[fetcher];
         if (price <= held) return true;
-        const topUp = await credits.reserve(account.id, price - held);
+        const topUp = await credits.topUp(reservation, price - held);
         if (!topUp.ok) {
           refused = { fetcher, shortfall: topUp };
           return false;
         }
-        holds.push(topUp.reservation);
         held = price;
         return true;
       };
-      const started = performance.now();
-      const settleAs = async (status: string, priced: Priced) => {
+      /** The millicredits charged, or undefined when the ledger could not be written. */
+      const settleAs = async (status: string, priced: Priced): Promise<number | undefined> => {
         try {
-          const charged = await credits.settle(combine(holds), {
+          const charged = await credits.settle(reservation, {
             priceMillis: status === 'ok' ? priced.millis : 0,
             key_id: keyId,
             ...ledgerDetails(spec, priced, status, started),
           });
           creditsCharged.inc({ operation: spec.operation }, charged / MILLICREDITS_PER_CREDIT);
+          return charged;
         } catch (error) {
-          // The work is done; a ledger failure must not withhold its result. The reservation stays charged.
+          // The work is done; a journal failure must not withhold its result. The row is queued all the same.
           onError(error, 'settling a reservation');
+          return undefined;
         }
       };
       let result: T;
@@ -261,13 +293,17 @@ export function createMetering(deps: {
         }
         throw error;
       }
-      await settleAs('ok', spec.price(result));
-      return result;
+      const charged = await settleAs('ok', spec.price(result));
+      return charged === undefined || !spec.charged ? result : spec.charged(result, toCredits(charged));
     }
 
     const requireCredit = async (millis: number) => {
+      const started = performance.now();
       const check = await credits.canAfford(account.id, millis);
-      if (!check.ok) throw quotaExceeded(check, publicBaseUrl);
+      if (!check.ok) {
+        await recordRefusal({ operation: 'batch' }, started);
+        throw quotaExceeded(check, publicBaseUrl);
+      }
     };
     return withOperations(runBilled, requireCredit);
   };

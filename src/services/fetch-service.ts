@@ -389,6 +389,18 @@ export function createFetchService(deps: {
     );
   }
 
+  /**
+   * Whether `request` would be answered from a cached copy (a cursor's read, or a fresh enough copy of the page), so
+   * that a paying caller is held at the cache rate rather than a fetcher's. A guess: the copy may go before the
+   * answer is made, and then the router asks `pay` for the fetcher it runs.
+   */
+  async function answersFromCache(request: FetchOne, at: FieldLocations = FETCH_FIELDS): Promise<boolean> {
+    if (request.cursor !== undefined) return true;
+    if (!request.useCache) return false;
+    const cached = await readCache(keysOf(request.url, request.fetcher ?? 'auto', at.url).key);
+    return cached !== null && !isStale(cached, request.maxAge, clock.now());
+  }
+
   /** The cached copy for /estimate: none when the cache cannot be reached, which only makes the estimate a guess. */
   async function lookupCached(url: URL): Promise<CacheHit<StoredPage> | null> {
     return readCache(pageCacheKey(url));
@@ -416,7 +428,7 @@ export function createFetchService(deps: {
     return { url: rawUrl, deleted: deleted.some(Boolean) };
   }
 
-  return { fetchOne, lookupCached, cacheStatus, deleteCached };
+  return { fetchOne, answersFromCache, lookupCached, cacheStatus, deleteCached };
 }
 
 export type FetchService = ReturnType<typeof createFetchService>;

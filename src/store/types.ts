@@ -44,8 +44,10 @@ export interface SessionsTable {
   expires_at: number;
 }
 
-/** Ledger operations that record a purchase or a plan change (src/billing/) rather than a metered request. */
-export const BILLING_OPERATIONS = ['credit_pack', 'plan_change'] as const;
+/**
+ * Ledger operations that record a purchase, an operator's grant or a plan change rather than a metered request.
+ */
+export const BILLING_OPERATIONS = ['credit_pack', 'credit_grant', 'plan_change'] as const;
 
 /** One row per metered operation: billed ones for accounts, unbilled ones for anonymous callers and failures. */
 export interface LedgerTable {
@@ -69,6 +71,31 @@ export interface LedgerTable {
   credited_millis: Generated<number>;
   /** The pack or plan of a billing row (operations credit_pack, plan_change); null on every other row. */
   item_key: string | null;
+  /** The metered operation a billed row settles: it is written once however often it is offered. */
+  request_id: string | null;
+}
+
+/**
+ * Credits a process took from an account in one transaction and spends in memory (src/accounts/credits/). What the
+ * account row shows is what no lease holds; a lease's unspent part goes back when its holder returns it, or when it
+ * has expired (its holder died) and another process reclaims it.
+ */
+export interface CreditLeasesTable {
+  id: string;
+  account_id: number;
+  /** The process that holds it. */
+  holder: string;
+  /** The allowance month its allowance part belongs to. */
+  period: string;
+  allowance_millis: number;
+  balance_millis: number;
+  /** What the ledger rows written for it have charged, by source. */
+  spent_allowance_millis: number;
+  spent_balance_millis: number;
+  /** Moved on by its holder's writes; a lease past it is reclaimed. */
+  expires_at: number;
+  /** Another process needs credit this lease holds: its holder returns it. */
+  recalled_at: number | null;
 }
 
 /** The Stripe customer of an account (created at its first checkout) and its current subscription. */
@@ -112,8 +139,10 @@ export interface Database {
   billing_customers: BillingCustomersTable;
   billing_events: BillingEventsTable;
   billing_checkouts: BillingCheckoutsTable;
+  credit_leases: CreditLeasesTable;
 }
 
 export type Account = Selectable<AccountsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type NewLedgerRow = Insertable<LedgerTable>;
+export type CreditLease = Selectable<CreditLeasesTable>;

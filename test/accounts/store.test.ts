@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import pg from 'pg';
 import { createAccounts } from '../../src/accounts/index.js';
-import { batchSizes, createCredits } from '../../src/accounts/credits.js';
-import { planTable } from '../../src/accounts/plans.js';
+import { batchSizes } from '../../src/accounts/credits/index.js';
+import { createFileJournal } from '../../src/accounts/credits/journal.js';
 import { loadConfig } from '../../src/config.js';
 import type { Mailer } from '../../src/mail/types.js';
 import { createStore, type Store } from '../../src/store/db.js';
@@ -37,9 +37,9 @@ async function openStore(t: T, backend: (typeof DATABASES)[number]): Promise<Sto
 function setup(store: Store, at: { now: number }, env: Record<string, string> = {}) {
   const config = loadConfig({ FREE_MONTHLY_CREDITS: '5', ...env });
   const clock = { now: () => at.now };
-  const accounts = createAccounts({ store, mailer: nullMailer, config, log: silent, clock });
-  const credits = createCredits({ store, clock, plans: planTable(config) });
-  return { accounts, credits };
+  const journal = createFileJournal(mkdtempSync(join(tmpdir(), 'fetchdown-journal-')));
+  const accounts = createAccounts({ store, mailer: nullMailer, config, log: silent, clock, journal });
+  return { accounts, credits: accounts.credits };
 }
 
 const NOV_10 = Date.UTC(2026, 10, 10, 12);
@@ -73,7 +73,7 @@ for (const backend of DATABASES) {
         .execute();
       assert.deepEqual(
         applied.map((r: any) => r.name),
-        ['0001-accounts', '0002-billing'],
+        ['0001-accounts', '0002-billing', '0003-credit-leases'],
       );
     });
 
@@ -134,31 +134,40 @@ for (const backend of DATABASES) {
         url_host: 'x',
         duration_ms: 1,
       });
-      let row = await store.db
-        .selectFrom('accounts')
-        .selectAll()
-        .where('id', '=', account.id)
-        .executeTakeFirstOrThrow();
-      assert.equal(row.balance_millis, 2000);
-      assert.equal(row.allowance_used_millis, 4100);
+      // The view counts what this process's lease holds unspent as the account's.
+      let view = await credits.view(account.id);
+      assert.equal(view.balanceMillis, 2000);
+      assert.equal(view.allowance.used, 4100);
 
       // A dearer fetcher than reserved (browser, 5) takes the difference from what is left.
       const dear = await credits.reserve(account.id, 1000);
       assert.ok(dear.ok);
       await settle(dear.reservation, 5000);
-      row = await store.db.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow();
-      assert.equal(row.allowance_used_millis, 5000);
-      assert.equal(row.balance_millis, 0, '0.9 from the allowance, 2 from the balance, the rest written off');
+      view = await credits.view(account.id);
+      assert.equal(view.allowance.used, 5000);
+      assert.equal(view.balanceMillis, 0, '0.9 from the allowance, 2 from the balance, the rest written off');
       const last = await store.db.selectFrom('ledger').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
       assert.equal(last.credits_millis, 2900);
       assert.equal(last.balance_millis, 2000);
+      assert.ok(last.request_id, 'a billed row carries its request id');
 
       // Next month the allowance is whole again.
       at.now = Date.UTC(2026, 11, 1, 0, 0, 1);
       const december = await credits.reserve(account.id, 5000);
       assert.ok(december.ok);
       assert.equal(december.reservation.fromAllowance, 5000);
-      assert.equal(december.reservation.period, '2026-12');
+      assert.equal(december.reservation.lease.period, '2026-12');
+      await settle(december.reservation, 1000);
+
+      // Leases returned (as at shutdown), the account row itself is exact, and no lease is left.
+      await credits.close();
+      const row = await store.db
+        .selectFrom('accounts')
+        .selectAll()
+        .where('id', '=', account.id)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual([row.allowance_period, row.allowance_used_millis, row.balance_millis], ['2026-12', 1000, 0]);
+      assert.deepEqual(await store.db.selectFrom('credit_leases').selectAll().execute(), []);
     });
 
     test('concurrent reservations never overspend', async (t) => {
@@ -173,6 +182,7 @@ for (const backend of DATABASES) {
         .executeTakeFirstOrThrow();
       const results = await Promise.all(Array.from({ length: 40 }, () => credits.reserve(account.id, 1000)));
       assert.equal(results.filter((r) => r.ok).length, 5);
+      await credits.close();
     });
 
     test('unbilled rows: written in batches of every size, each field as recorded', async (t) => {
@@ -192,9 +202,9 @@ for (const backend of DATABASES) {
         duration_ms: i % 7,
       });
       for (let i = 0; i < 1234; i++) void credits.record(row(i));
-      await credits.flushRecords();
+      await credits.flush();
       for (let i = 1234; i < 1237; i++) await credits.record(row(i));
-      await credits.flushRecords();
+      await credits.flush();
       const rows = await store.db.selectFrom('ledger').selectAll().orderBy('tokens').execute();
       assert.equal(rows.length, 1237);
       for (const [i, stored] of rows.entries()) {
@@ -206,6 +216,7 @@ for (const backend of DATABASES) {
           at: NOV_10,
           credited_millis: 0,
           item_key: null,
+          request_id: null,
         });
       }
     });

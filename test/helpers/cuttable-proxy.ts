@@ -35,6 +35,12 @@ export async function startCuttableProxy(target: URL) {
       });
     },
     resume: listen,
-    close: () => new Promise((resolve) => server.close(resolve)),
+    /** Stops listening and cuts what is still connected: a pool's idle connections would hold close() for ever. */
+    async close() {
+      await new Promise((resolve) => {
+        server.close(resolve);
+        for (const socket of sockets) socket.destroy();
+      });
+    },
   };
 }

@@ -134,10 +134,14 @@ for (const backend of DATABASES) {
       }
       const summary = await usage(api, apiKey);
       assert.equal(summary.credits_used, 5);
-      assert.deepEqual(summary.by_operation, { batch: { credits: 5, requests: 6 } });
+      // Each URL is a row, the two refused ones too (402s charge nothing but are counted).
+      assert.deepEqual(summary.by_operation, { batch: { credits: 5, requests: 8 } });
       const none = await api.request('POST', '/fetch/batch', { urls: [unique('n')] }, withKey(apiKey));
       assert.equal(none.status, 402);
       assert.equal(none.body.code, 'quota_exceeded');
+      const refusals = await usage(api, apiKey);
+      assert.deepEqual(refusals.by_operation, { batch: { credits: 5, requests: 9 } }, 'a refused batch is a row');
+      assert.equal(refusals.failed, 4, 'the 404 and the three refusals');
     });
 
     test('402 quota_exceeded says how to get more; a credit pack is used after the allowance', async (t) => {

@@ -154,5 +154,56 @@ for (const backend of DATABASES) {
         assert.ok(creditsUsed <= 5, `charged ${creditsUsed} of 5`);
       },
     );
+
+    test('a cache hit holds the cache rate: 0.9 credits pay for hits; 1 credit pays for 10 of 20 concurrent hits', async (t) => {
+      const env = await backend.env(t);
+      if (typeof env === 'string') return t.skip(env);
+      const api = await buildTestApp(t, { ...env, FREE_MONTHLY_CREDITS: '1' });
+      const url = site.url(`/article?run=${backend.name}-hits-${process.pid}-${n++}`);
+      const first = await signUp(api);
+      assert.equal((await api.request('POST', '/fetch', { url }, withKey(first.apiKey))).body.credits, 1);
+
+      const second = await signUp(api);
+      const statuses = [];
+      for (let i = 0; i < 4; i++) {
+        const hit = await api.request('POST', '/fetch', { url }, withKey(second.apiKey));
+        assert.equal(hit.body.cache.hit, true);
+        statuses.push(hit.status);
+      }
+      assert.deepEqual(statuses, [200, 200, 200, 200], "held at 0.1, not at html's 1 credit");
+      const spent = await api.request('GET', '/account/usage', undefined, withKey(second.apiKey));
+      assert.equal(spent.body.credits_used, 0.4);
+
+      const third = await signUp(api);
+      const { statuses: twenty, responses, creditsUsed } = await fireTwenty(api, third.apiKey, () => ({ url }));
+      assert.equal(count(twenty, 200), 10, JSON.stringify(twenty));
+      assert.equal(count(twenty, 402), 10);
+      assert.equal(creditsUsed, 1);
+      assert.ok(responses.filter((r) => r.status === 200).every((r) => r.body.credits === 0.1));
+    });
+
+    test('a batch says what each URL was charged: a repeated URL is charged once, and the answers add up to the ledger', async (t) => {
+      const env = await backend.env(t);
+      if (typeof env === 'string') return t.skip(env);
+      const api = await buildTestApp(t, env);
+      const { apiKey } = await signUp(api);
+      const run = `${backend.name}-batch-${process.pid}-${n++}`;
+      const [a, b] = [site.url(`/article?run=${run}-a`), site.url(`/article?run=${run}-b`)];
+      const batch = await api.request('POST', '/fetch/batch', { urls: [a, a, b, a] }, withKey(apiKey));
+      assert.equal(batch.status, 200, batch.text);
+      const credits = batch.body.results.map((r: { credits: number }) => r.credits);
+      assert.deepEqual(credits, [1, 0, 1, 0]);
+      const again = await api.request('POST', '/fetch/batch', { urls: [b, a] }, withKey(apiKey));
+      assert.deepEqual(
+        again.body.results.map((r: { credits: number; cache: { hit: boolean } }) => [r.credits, r.cache.hit]),
+        [
+          [0.1, true],
+          [0.1, true],
+        ],
+      );
+      const usage = await api.request('GET', '/account/usage', undefined, withKey(apiKey));
+      assert.equal(usage.body.credits_used, 2.2);
+      assert.deepEqual(usage.body.by_operation, { batch: { credits: 2.2, requests: 4 } });
+    });
   });
 }

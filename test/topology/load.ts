@@ -28,6 +28,8 @@ export interface Failure {
 export interface LoadResult {
   requests: number;
   served: number;
+  /** The `credits` of the answers received (200s), in millicredits, by API key. */
+  creditsAnswered: Record<string, number>;
   failures: Failure[];
   byStatus: Record<string, number>;
   p50Ms: number;
@@ -51,6 +53,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   let released = options.until === undefined;
   options.until?.finally(() => (released = true)).catch(() => undefined); // the caller awaits `until` itself
   let served = 0;
+  const creditsAnswered: Record<string, number> = {};
 
   async function one(apiKey: string): Promise<void> {
     const cached = Math.random() < options.cachedShare && options.cachedUrls.length > 0;
@@ -71,6 +74,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       status = res.statusCode;
       const text = await res.body.text();
       if (status !== 200) detail = text.slice(0, 300);
+      else creditsAnswered[apiKey] = (creditsAnswered[apiKey] ?? 0) + Math.round(JSON.parse(text).credits * 1000);
     } catch (error) {
       detail = String(error);
     }
@@ -92,6 +96,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   return {
     requests: latencies.length,
     served,
+    creditsAnswered,
     failures,
     byStatus,
     p50Ms: percentile(latencies, 0.5),

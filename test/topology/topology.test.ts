@@ -10,7 +10,7 @@ import { killAll, sleep, waitUntil } from './children.js';
 import { runLoad, type LoadOptions, type LoadResult } from './load.js';
 import { startSite, type Site } from './site.js';
 import { missingTools, nginxAccess, nginxErrors, startPostgres, startRedis, type RedisServer } from './stack.js';
-import { call, ledgerRows, newAccount, startTopology, type Topology } from './topology.js';
+import { call, ledgerRows, newAccount, settledMoney, startTopology, type Topology } from './topology.js';
 
 const LOAD_MS = Number(process.env.TOPOLOGY_LOAD_MS ?? 6000);
 const CONNECTIONS = Number(process.env.TOPOLOGY_CONNECTIONS ?? 50);
@@ -40,6 +40,8 @@ function baseEnv(databaseUrl: string, cacheUrl: string): Record<string, string> 
     BROWSER_POOL_SIZE: '0',
     TRUST_PROXY: 'loopback',
     SHUTDOWN_GRACE_MS: '20000',
+    // A killed process's credit leases are reclaimed this long after its last write (at most 1.5x it).
+    CREDIT_LEASE_TTL_MS: '4000',
     FREE_MONTHLY_CREDITS: '5',
     RATE_LIMIT_ANONYMOUS: '0',
     RATE_LIMIT_MAIL_PER_HOUR: '0',
@@ -56,6 +58,28 @@ async function metric(base: string, name: string, labels: string): Promise<numbe
     .split('\n')
     .find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && l.includes(labels));
   return line ? Number(line.split(' ').pop()) : 0;
+}
+
+/**
+ * Once no lease is held, for each account to the millicredit: what its row shows used is what its ledger charged, and
+ * that is what the answers it received said, plus at most `lost` for answers cut by a kill (a request killed after its
+ * charge was journaled but before its answer left; docs/operations.md).
+ */
+async function assertMoney(
+  topology: Topology,
+  run: { accountIds: number[]; apiKeys: string[]; before: number[] },
+  load: LoadResult,
+  lost = 0,
+) {
+  const { accountIds } = run;
+  const { used, ledger } = await settledMoney(topology, accountIds);
+  const answered = run.apiKeys.map((key, i) => run.before[i]! + (load.creditsAnswered[key] ?? 0));
+  assert.deepEqual(used, ledger, 'usage is the sum of the ledger');
+  const extra = ledger.reduce((sum, millis, i) => sum + millis - answered[i]!, 0);
+  for (const [i, millis] of ledger.entries())
+    assert.ok(millis >= answered[i]!, `account ${accountIds[i]}: ledger ${millis} below its answers ${answered[i]}`);
+  assert.ok(extra <= lost, `${extra} millicredits charged beyond the answers received (at most ${lost})`);
+  return { used, answered, extra };
 }
 
 function summary(load: LoadResult) {
@@ -85,7 +109,13 @@ describe(
     });
 
     /** Load options for ACCOUNTS fresh accounts on the scale plan, with `count` pages cached first. */
-    async function loadFor(count: number): Promise<{ accountIds: number[]; options: Omit<LoadOptions, 'durationMs'> }> {
+    async function loadFor(count: number): Promise<{
+      accountIds: number[];
+      apiKeys: string[];
+      options: Omit<LoadOptions, 'durationMs'>;
+      /** Each account's ledger before the load (the first account paid for caching the pages). */
+      before: number[];
+    }> {
       const accounts = [];
       for (let i = 0; i < ACCOUNTS; i++) accounts.push(await newAccount(topology, 'scale'));
       const cachedUrls = Array.from({ length: count }, () => uncached());
@@ -99,7 +129,9 @@ describe(
         cachedShare: 0.5,
         freshUrl: uncached,
       };
-      return { accountIds: accounts.map((a) => a.id), options };
+      const accountIds = accounts.map((a) => a.id);
+      const { ledger: before } = await settledMoney(topology, accountIds);
+      return { accountIds, apiKeys: accounts.map((a) => a.apiKey), options, before };
     }
 
     test('an account made through one process works on the others; a revoked key is refused by all at once', async () => {
@@ -155,7 +187,16 @@ describe(
       );
       assert.equal(statuses.filter((s) => s === 200).length, 5, JSON.stringify(statuses));
       assert.equal(statuses.filter((s) => s === 402).length, 15, JSON.stringify(statuses));
-      assert.deepEqual(await ledgerRows(topology, [account.id]), { ok: 5, other: 0, credits: 5 });
+      const money = await settledMoney(topology, [account.id]);
+      assert.deepEqual(money, { used: [5000], ledger: [5000] });
+      // Each 402 is a row that charges nothing (written within a flush of the process that refused it).
+      await waitUntil(
+        null,
+        'the 402 rows written',
+        async () => (await ledgerRows(topology, [account.id])).other === 15,
+        10_000,
+      );
+      assert.deepEqual(await ledgerRows(topology, [account.id]), { ok: 5, other: 15, credits: 5 });
     });
 
     test('a page fetched through one process is a cache hit on the others; DELETE /cache is seen by all', async () => {
@@ -194,8 +235,9 @@ describe(
       assert.equal(statuses.filter((s) => s === 429).length, 6, JSON.stringify(statuses));
     });
 
-    test('kill -9 of one process under load loses no more than it had in flight; answered requests are billed once', async () => {
-      const { accountIds, options } = await loadFor(20);
+    test('kill -9 of one process under load: what it held comes back; answered requests are billed once, to the millicredit', async () => {
+      const run = await loadFor(20);
+      const { accountIds, options } = run;
       const ledgerBefore = await ledgerRows(topology, accountIds);
       let inFlight = -1;
       let goneAt = 0;
@@ -208,9 +250,12 @@ describe(
       })();
       const load = await runLoad({ ...options, durationMs: LOAD_MS, until: killed });
       await killed;
+      // The killed process's leases expire and are reclaimed: its journal written, what it held for requests in
+      // flight given back. An html page costs 1 credit: a request cut after its charge was kept costs at most that.
+      const money = await assertMoney(topology, run, load, load.failures.length * 1000);
       const ledger = await ledgerRows(topology, accountIds);
       const billed = ledger.ok - ledgerBefore.ok;
-      figures.kill9 = { ...summary(load), inFlightGaugeBeforeKill: inFlight, ledgerRowsOk: billed };
+      figures.kill9 = { ...summary(load), inFlightGaugeBeforeKill: inFlight, ledgerRowsOk: billed, money };
       // Only requests that process held when it died can fail, and only as the balancer's 502 for a connection cut
       // mid-answer: nginx's log says where each failed request went and when it arrived.
       for (const failure of load.failures)
@@ -238,8 +283,9 @@ describe(
       assert.equal(ledger.other - ledgerBefore.other, 0);
     });
 
-    test('a rolling restart under load (SIGTERM each process in turn) fails zero requests', async () => {
-      const { accountIds, options } = await loadFor(20);
+    test('a rolling restart under load (SIGTERM each process in turn) fails zero requests and bills exactly the answers', async () => {
+      const run = await loadFor(20);
+      const { accountIds, options } = run;
       const ledgerBefore = await ledgerRows(topology, accountIds);
       const exits: string[] = [];
       const restarts = (async () => {
@@ -251,15 +297,18 @@ describe(
       })();
       const load = await runLoad({ ...options, durationMs: LOAD_MS, until: restarts });
       await restarts;
-      const billed = (await ledgerRows(topology, accountIds)).ok - ledgerBefore.ok;
-      figures.rollingRestart = { ...summary(load), exits, ledgerRowsOk: billed };
       assert.deepEqual(load.failures, [], nginxErrors(topology.nginx));
       assert.deepEqual(exits, ['0', '0', '0']);
+      // Each process wrote its rows and returned its leases before it exited.
+      await assertMoney(topology, run, load);
+      const billed = (await ledgerRows(topology, accountIds)).ok - ledgerBefore.ok;
+      figures.rollingRestart = { ...summary(load), exits, ledgerRowsOk: billed };
       assert.equal(billed, load.served);
     });
 
     test('Redis restarted under load: fetches go on uncached, /ready names the cache while it is down, processes reconnect', async () => {
-      const { options } = await loadFor(20);
+      const run = await loadFor(20);
+      const { options } = run;
       let downReady: { status: number; body: any } | undefined;
       const outage = (async () => {
         await sleep(1000);
@@ -292,6 +341,8 @@ describe(
       assert.equal(downReady!.body.checks.cache.ok, false);
       assert.equal(downReady!.body.checks.database.ok, true);
       assert.deepEqual(load.failures, []);
+      // The spend journal's Redis copies went with Redis; the processes still had their rows and wrote them.
+      await assertMoney(topology, run, load);
       const { apiKey } = await newAccount(topology, 'scale');
       const url = uncached();
       await call(topology.lb, 'POST', '/fetch', { url }, { 'x-service-key': apiKey });
@@ -361,6 +412,10 @@ describe(
         Array.from({ length: 12 }, async () => (await call(own.lb, 'POST', '/fetch', { url }, key)).status),
       );
       assert.deepEqual(after, Array(12).fill(200));
+      // Rows answered while Postgres was away waited in memory and the journal, and were written once it was back.
+      const money = await settledMoney(own, [account.id]);
+      assert.deepEqual(money.used, money.ledger, 'usage is the sum of the ledger');
+      assert.equal(money.ledger[0], 1000 + (load.creditsAnswered[account.apiKey] ?? 0) + 12 * 100);
     });
   },
 );

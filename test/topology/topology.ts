@@ -112,3 +112,44 @@ export async function ledgerRows(
   );
   return { ok: Number(rows[0]!.ok), other: Number(rows[0]!.other), credits: Number(rows[0]!.millis ?? 0) / 1000 };
 }
+
+/**
+ * Waits until the accounts hold no credit lease (their holders returned them, or a dead holder's expired and was
+ * reclaimed), then says, per account, what its row shows used and what its ledger charged (millicredits).
+ */
+export async function settledMoney(
+  topology: Pick<Topology, 'db'>,
+  accountIds: number[],
+  limitMs = 30_000,
+): Promise<{ used: number[]; ledger: number[] }> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const { rows } = await topology.db.query<{ n: string }>(
+      'select count(*) as n from credit_leases where account_id = any($1)',
+      [accountIds],
+    );
+    if (Number(rows[0]!.n) === 0) break;
+    if (Date.now() > deadline) throw new Error(`${rows[0]!.n} credit leases still held after ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const used = await Promise.all(
+    accountIds.map(async (id) => {
+      // The topology's accounts buy nothing: what they used is their allowance used.
+      const { rows } = await topology.db.query<{ allowance_used_millis: string }>(
+        'select allowance_used_millis from accounts where id = $1',
+        [id],
+      );
+      return Number(rows[0]!.allowance_used_millis);
+    }),
+  );
+  const ledger = await Promise.all(
+    accountIds.map(async (id) => {
+      const { rows } = await topology.db.query<{ millis: string | null }>(
+        'select sum(credits_millis) as millis from ledger where account_id = $1',
+        [id],
+      );
+      return Number(rows[0]!.millis ?? 0);
+    }),
+  );
+  return { used, ledger };
+}

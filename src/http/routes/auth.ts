@@ -78,7 +78,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
     void reply.header('cache-control', 'no-store');
     if (browser) return reply.code(303).header('location', '/dashboard').send();
     return {
-      account: accounts.describe(result.account),
+      account: await accounts.describe(result.account),
       message: 'signed in; the service_session cookie authenticates /auth routes for 30 days',
     };
   }
@@ -187,7 +187,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
     async (request, reply) => {
       const token = readCookie(request, SESSION_COOKIE);
       const check = await accounts.verifySession(token);
-      if (check.ok) return { account: accounts.describe(check.account), message: 'signed in' };
+      if (check.ok) return { account: await accounts.describe(check.account), message: 'signed in' };
       if (token !== undefined) clearSessionCookie(reply, base);
       return { account: null, message: 'nobody is signed in' };
     },
