@@ -11,7 +11,7 @@ import { createStore, type Store } from '../store/db.js';
 import type { Account } from '../store/types.js';
 import { systemClock, type Clock } from './clock.js';
 import { createCredits } from './credits/index.js';
-import { createFileJournal, createRedisJournal, type SpendJournal } from './credits/journal.js';
+import { createSpendJournal, type SpendJournal } from './credits/journal.js';
 import { createKeys } from './keys.js';
 import { createLogin } from './login.js';
 import { createMetrics } from './metrics.js';
@@ -20,8 +20,12 @@ import { createUsage } from './usage.js';
 
 export type { Clock } from './clock.js';
 
-/** The files of the spend journal: this machine's, under DATA_DIR. */
-const journalDir = (config: Pick<Config, 'DATA_DIR'>) => join(config.DATA_DIR, 'spend-journal');
+/**
+ * This process's folder of the spend journal, under DATA_DIR: one per port, so the process that takes the port after
+ * this one (a restart) settles what this one left.
+ */
+const journalDir = (config: Pick<Config, 'DATA_DIR' | 'PORT'>) =>
+  join(config.DATA_DIR, 'spend-journal', config.PORT > 0 ? `port-${config.PORT}` : `pid-${process.pid}`);
 
 export interface AccountsLog {
   info(fields: object, message: string): void;
@@ -30,7 +34,7 @@ export interface AccountsLog {
 }
 
 export type AccountsConfig = Parameters<typeof planTable>[0] &
-  Pick<Config, 'PUBLIC_BASE_URL' | 'MAX_KEYS_PER_ACCOUNT' | 'DATA_DIR' | 'CREDIT_LEASE_TTL_MS'>;
+  Pick<Config, 'PUBLIC_BASE_URL' | 'MAX_KEYS_PER_ACCOUNT' | 'DATA_DIR' | 'PORT' | 'CREDIT_LEASE_TTL_MS'>;
 
 export function createAccounts(deps: {
   store: Store;
@@ -65,7 +69,7 @@ export function createAccounts(deps: {
     store,
     clock,
     plans,
-    journal: deps.journal ?? createFileJournal(journalDir(config)),
+    journal: deps.journal ?? createSpendJournal({ dir: journalDir(config) }),
     leaseTtlMs: config.CREDIT_LEASE_TTL_MS,
     onError: (error, context) => log.error({ err: String(error) }, `ledger: failed ${context}`),
   });
@@ -129,8 +133,7 @@ export function createAccountServices(config: Config, deps: { clock?: Clock } = 
     log.warn({ err: String(error) }, 'rate limiter unavailable; request allowed'),
   );
   const redis = config.CACHE_URL && /^rediss?:\/\//.test(config.CACHE_URL) ? connectRedis(config.CACHE_URL) : null;
-  const files = createFileJournal(journalDir(config));
-  const journal = redis ? createRedisJournal(redis, files) : files;
+  const journal = createSpendJournal({ dir: journalDir(config), redis: redis ?? undefined });
   const accounts = createAccounts({ store, mailer, config, log, clock: deps.clock, journal });
   return {
     store,

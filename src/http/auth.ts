@@ -8,6 +8,7 @@ import { ErrorResponse } from '../contract/fetch.js';
 import { hashSecret } from '../accounts/secrets.js';
 import type { AppDeps } from './app-deps.js';
 import { AppError } from '../errors.js';
+import { createDelivery, type Delivery } from '../util/delivery.js';
 import { failedCredential } from './failed-credentials.js';
 import type { Caller } from '../operations/index.js';
 import type { RateLimitDecision } from '../ratelimit/index.js';
@@ -156,8 +157,20 @@ function authenticate(
   }
   return checkApiKey(deps, request, presented).then(async ({ account, keyId }) => {
     await enforceRateLimit(deps, reply, accountLimit(deps, account, 'key'));
-    request.caller = { kind: 'account', account, keyId };
+    request.caller = { kind: 'account', account, keyId, delivery: deliveryOf(reply) };
   });
+}
+
+/**
+ * The answer's delivery: it has left once Node handed the whole response to the network ('finish'), and cannot when
+ * the connection closed first. Charges wait for it, so a caller who never got the answer is not charged.
+ */
+function deliveryOf(reply: FastifyReply): Delivery {
+  const raw = reply.raw;
+  const delivery = createDelivery();
+  raw.once('finish', () => delivery.end(true));
+  raw.once('close', () => delivery.end(raw.writableFinished));
+  return delivery;
 }
 
 /** An onRequest hook that authenticates: a callback hook, as the anonymous path needs no promise (a cached /fetch). */

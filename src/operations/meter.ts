@@ -16,9 +16,13 @@ import {
 } from '../pricing.js';
 import { creditsCharged } from '../metrics/registry.js';
 import type { Account } from '../store/types.js';
+import type { Delivery } from '../util/delivery.js';
 
 export type Caller =
-  { kind: 'local' } | { kind: 'anonymous'; ip: string } | { kind: 'account'; account: Account; keyId: number };
+  | { kind: 'local' }
+  | { kind: 'anonymous'; ip: string }
+  /** `delivery`: when the answer reaches the caller; a charge is kept only then (none: at once). */
+  | { kind: 'account'; account: Account; keyId: number; delivery?: Delivery };
 
 /** Asked before a fetcher dearer than what is held runs: holds the difference, or says the caller cannot pay it. */
 export type Pay = (fetcher: FetcherName) => Promise<boolean>;
@@ -228,7 +232,7 @@ export function createMetering(deps: {
   return function meterFor(caller: Caller): Meter {
     if (caller.kind === 'local') return unmetered;
     if (caller.kind === 'anonymous') return anonymousMeter;
-    const { keyId, account } = caller;
+    const { keyId, account, delivery } = caller;
 
     /** Every 402 is a row too (it charges nothing), so the usage page counts refusals. */
     async function recordRefusal(spec: Pick<Metered<unknown>, 'operation' | 'url'>, started: number) {
@@ -262,18 +266,23 @@ export function createMetering(deps: {
         held = price;
         return true;
       };
-      /** The millicredits charged, or undefined when the ledger could not be written. */
+      /** The millicredits charged (kept once the answer reaches the caller), or undefined if settling failed. */
       const settleAs = async (status: string, priced: Priced): Promise<number | undefined> => {
         try {
-          const charged = await credits.settle(reservation, {
+          const { charged, keep } = await credits.settle(reservation, {
             priceMillis: status === 'ok' ? priced.millis : 0,
             key_id: keyId,
             ...ledgerDetails(spec, priced, status, started),
           });
-          creditsCharged.inc({ operation: spec.operation }, charged / MILLICREDITS_PER_CREDIT);
+          const keepWhenDelivered = (delivered: boolean) => {
+            keep(delivered);
+            if (delivered) creditsCharged.inc({ operation: spec.operation }, charged / MILLICREDITS_PER_CREDIT);
+          };
+          if (delivery) delivery.onDelivery(keepWhenDelivered);
+          else keepWhenDelivered(true);
           return charged;
         } catch (error) {
-          // The work is done; a journal failure must not withhold its result. The row is queued all the same.
+          // The work is done; a failure to settle must not withhold its result.
           onError(error, 'settling a reservation');
           return undefined;
         }

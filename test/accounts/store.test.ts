@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import pg from 'pg';
 import { createAccounts } from '../../src/accounts/index.js';
 import { batchSizes } from '../../src/accounts/credits/index.js';
-import { createFileJournal } from '../../src/accounts/credits/journal.js';
+import { createSpendJournal } from '../../src/accounts/credits/journal.js';
 import { loadConfig } from '../../src/config.js';
 import type { Mailer } from '../../src/mail/types.js';
 import { createStore, type Store } from '../../src/store/db.js';
@@ -37,7 +37,7 @@ async function openStore(t: T, backend: (typeof DATABASES)[number]): Promise<Sto
 function setup(store: Store, at: { now: number }, env: Record<string, string> = {}) {
   const config = loadConfig({ FREE_MONTHLY_CREDITS: '5', ...env });
   const clock = { now: () => at.now };
-  const journal = createFileJournal(mkdtempSync(join(tmpdir(), 'fetchdown-journal-')));
+  const journal = createSpendJournal({ dir: mkdtempSync(join(tmpdir(), 'fetchdown-journal-')) });
   const accounts = createAccounts({ store, mailer: nullMailer, config, log: silent, clock, journal });
   return { accounts, credits: accounts.credits };
 }
@@ -90,9 +90,9 @@ for (const backend of DATABASES) {
         .where('email', '=', 'ledger@example.com')
         .executeTakeFirstOrThrow();
 
-      // 5 credits of allowance: four 1-credit reservations, one settled as a 0.1 cache hit.
-      const settle = (r: any, price: number) =>
-        credits.settle(r, {
+      // 5 credits of allowance: four 1-credit reservations, one settled as a 0.1 cache hit. Each answer is delivered.
+      const settle = async (r: any, price: number, delivered = true) => {
+        const settled = await credits.settle(r, {
           priceMillis: price,
           key_id: null,
           operation: 'fetch',
@@ -103,6 +103,9 @@ for (const backend of DATABASES) {
           url_host: 'x',
           duration_ms: 1,
         });
+        settled.keep(delivered);
+        return settled.charged;
+      };
       const a = await credits.reserve(account.id, 1000);
       assert.ok(a.ok);
       await settle(a.reservation, 100);
@@ -122,8 +125,13 @@ for (const backend of DATABASES) {
       const mixed = await credits.reserve(account.id, 1000);
       assert.ok(mixed.ok);
       assert.deepEqual([mixed.reservation.fromAllowance, mixed.reservation.fromBalance], [900, 100]);
+      // An answer that never reached its caller is not charged.
+      const lost = await credits.reserve(account.id, 1000);
+      assert.ok(lost.ok);
+      assert.equal(await settle(lost.reservation, 1000, false), 1000);
+      assert.equal((await credits.view(account.id)).balanceMillis, 2000);
       // A failure refunds both parts.
-      await credits.settle(mixed.reservation, {
+      const failed = await credits.settle(mixed.reservation, {
         priceMillis: 0,
         key_id: null,
         operation: 'fetch',
@@ -134,6 +142,7 @@ for (const backend of DATABASES) {
         url_host: 'x',
         duration_ms: 1,
       });
+      failed.keep(true);
       // The view counts what this process's lease holds unspent as the account's.
       let view = await credits.view(account.id);
       assert.equal(view.balanceMillis, 2000);

@@ -62,24 +62,28 @@ async function metric(base: string, name: string, labels: string): Promise<numbe
 
 /**
  * Once no lease is held, for each account to the millicredit: what its row shows used is what its ledger charged, and
- * that is what the answers it received said, plus at most `lost` for answers cut by a kill (a request killed after its
- * charge was journaled but before its answer left; docs/operations.md).
+ * that is what the answers it received said. A charge is kept only once its answer has left the process, so an answer
+ * cut by a kill is never charged; `uncharged` allows for answers that left in the instant before a kill, before their
+ * charge reached the spend journal (the house's loss, never the caller's).
  */
 async function assertMoney(
   topology: Topology,
   run: { accountIds: number[]; apiKeys: string[]; before: number[] },
   load: LoadResult,
-  lost = 0,
+  uncharged = 0,
 ) {
   const { accountIds } = run;
   const { used, ledger } = await settledMoney(topology, accountIds);
   const answered = run.apiKeys.map((key, i) => run.before[i]! + (load.creditsAnswered[key] ?? 0));
   assert.deepEqual(used, ledger, 'usage is the sum of the ledger');
-  const extra = ledger.reduce((sum, millis, i) => sum + millis - answered[i]!, 0);
   for (const [i, millis] of ledger.entries())
-    assert.ok(millis >= answered[i]!, `account ${accountIds[i]}: ledger ${millis} below its answers ${answered[i]}`);
-  assert.ok(extra <= lost, `${extra} millicredits charged beyond the answers received (at most ${lost})`);
-  return { used, answered, extra };
+    assert.ok(millis <= answered[i]!, `account ${accountIds[i]}: ledger ${millis} above its answers ${answered[i]}`);
+  const missing = ledger.reduce((sum, millis, i) => sum + answered[i]! - millis, 0);
+  assert.ok(
+    missing <= uncharged,
+    `${missing} millicredits of answers received were not charged (at most ${uncharged})`,
+  );
+  return { used, answered, missing };
 }
 
 function summary(load: LoadResult) {
@@ -250,9 +254,9 @@ describe(
       })();
       const load = await runLoad({ ...options, durationMs: LOAD_MS, until: killed });
       await killed;
-      // The killed process's leases expire and are reclaimed: its journal written, what it held for requests in
-      // flight given back. An html page costs 1 credit: a request cut after its charge was kept costs at most that.
-      const money = await assertMoney(topology, run, load, load.failures.length * 1000);
+      // The killed process's leases expire and are reclaimed (its successor on the port reads its journal at once):
+      // what it held for the requests it never answered is given back, and every answer that left is charged.
+      const money = await assertMoney(topology, run, load, 1000);
       const ledger = await ledgerRows(topology, accountIds);
       const billed = ledger.ok - ledgerBefore.ok;
       figures.kill9 = { ...summary(load), inFlightGaugeBeforeKill: inFlight, ledgerRowsOk: billed, money };
@@ -274,13 +278,10 @@ describe(
           `a failed request arrived ${line.startedAt - goneAt} ms after the process was gone`,
         );
       }
-      // Every answered request has its row; a lost request may have been billed before its answer was cut.
-      assert.ok(billed >= load.served, `${billed} ledger rows for ${load.served} answered requests`);
-      assert.ok(
-        billed - load.served <= load.failures.length,
-        `${billed} ledger rows for ${load.served} answered and ${load.failures.length} lost`,
-      );
-      assert.equal(ledger.other - ledgerBefore.other, 0);
+      // Every answered request has its row (but for one that left in the instant before the kill); a request whose
+      // answer was cut has a row that charges nothing, or none when the process died before it was settled.
+      assert.ok(billed <= load.served && billed >= load.served - 1, `${billed} rows for ${load.served} answers`);
+      assert.ok(ledger.other - ledgerBefore.other <= load.failures.length);
     });
 
     test('a rolling restart under load (SIGTERM each process in turn) fails zero requests and bills exactly the answers', async () => {

@@ -266,10 +266,13 @@ export function createCredits(deps: {
   /**
    * Turns a reservation into the real charge: less than held goes back to the lease; more (a joiner of a fetch that
    * needed a dearer fetcher) takes what the lease can give and writes off the rest, since the content is delivered.
-   * The charged row is in the journal when this resolves, so the answer can go. Resolves with the millicredits
-   * charged.
+   * Resolves with the millicredits charged and `keep`, to call once the answer has left (the row goes into the
+   * journal and the queue) or cannot (the charge goes back and the row charges nothing).
    */
-  async function settle(reservation: Reservation, settlement: Settlement): Promise<number> {
+  async function settle(
+    reservation: Reservation,
+    settlement: Settlement,
+  ): Promise<{ charged: number; keep(delivered: boolean): void }> {
     const { priceMillis, ...details } = settlement;
     const { lease } = reservation;
     const held = reservation.fromAllowance + reservation.fromBalance;
@@ -279,26 +282,38 @@ export function createCredits(deps: {
     const keepBalance = charged - keepAllowance;
     lease.heldAllowance -= reservation.fromAllowance - keepAllowance;
     lease.heldBalance -= reservation.fromBalance - keepBalance;
-    const row: NewLedgerRow = {
-      ...details,
-      account_id: lease.accountId,
-      credits_millis: charged,
-      balance_millis: keepBalance,
-      at: clock.now(),
-      credited_millis: 0,
-      item_key: null,
-      request_id: reservation.requestId,
-    };
-    try {
-      if (charged > 0) await journal.keep(lease.id, row);
-    } finally {
+    let kept = false;
+    const keep = (delivered: boolean) => {
+      if (kept) return;
+      kept = true;
+      if (!delivered) {
+        lease.heldAllowance -= keepAllowance;
+        lease.heldBalance -= keepBalance;
+      }
+      const row: NewLedgerRow = {
+        ...details,
+        status: delivered ? details.status : 'undelivered',
+        account_id: lease.accountId,
+        credits_millis: delivered ? charged : 0,
+        balance_millis: delivered ? keepBalance : 0,
+        at: clock.now(),
+        credited_millis: 0,
+        item_key: null,
+        request_id: reservation.requestId,
+      };
+      try {
+        if (delivered && charged > 0) journal.keep(lease.id, row);
+      } catch (error) {
+        // The queued row is written all the same; only this process's death before then would lose it.
+        onError(error, 'keeping a charge in the spend journal');
+      }
       queued.push({ lease, row });
       lease.unwritten++;
       lease.inFlight--;
       lease.lastUsed = clock.now();
       scheduleTick();
-    }
-    return charged;
+    };
+    return { charged, keep };
   }
 
   /** Queues a row that charges nothing; resolves when its batch is written if it filled one. */
@@ -466,10 +481,27 @@ export function createCredits(deps: {
     return reclaimed;
   }
 
-  const sweeper = setInterval(
-    () => void reclaimExpired().catch((error: unknown) => onError(error, 'reclaiming expired credit leases')),
-    ttl / 2,
-  ).unref();
+  /** Settles the leases whose rows the process before this one (same folder) left in the journal. */
+  async function recoverJournal(): Promise<void> {
+    const now = clock.now();
+    const mine = new Set([...leases].map((lease) => lease.id));
+    for (const id of journal.kept()) {
+      if (mine.has(id)) continue;
+      await leaseStore.settleJournal(id, await journal.read(id), now);
+      await journal.drop(id);
+    }
+  }
+
+  let recovered = false;
+  const sweep = () =>
+    void (async () => {
+      if (!recovered) await recoverJournal();
+      recovered = true;
+      await reclaimExpired();
+    })().catch((error: unknown) => onError(error, 'reclaiming credit leases'));
+  // Soon after start (the store is migrated by then), then every half lease.
+  const firstSweep = setTimeout(sweep, 1000).unref();
+  const sweeper = setInterval(sweep, ttl / 2).unref();
 
   /**
    * The account's allowance and balance as a caller sees them: the row plus what leases hold unspent, as of each
@@ -525,6 +557,7 @@ export function createCredits(deps: {
   async function close(): Promise<void> {
     stopped = true;
     clearTimeout(tick);
+    clearTimeout(firstSweep);
     clearInterval(sweeper);
     await flush();
     await returnLeases(true);
@@ -539,6 +572,7 @@ export function createCredits(deps: {
     view,
     canAfford,
     reclaimExpired,
+    recoverJournal,
     addBalance,
     changePlan,
     /** For the billing webhook: a pack bought, a plan changed, inside its transaction. */

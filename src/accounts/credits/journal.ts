@@ -1,84 +1,77 @@
-// Where a charge is kept from the moment it is answered until its ledger row is written: a process that dies in
-// between leaves its charges here, and whoever reclaims its leases writes them (leases.ts). Rows are kept by lease.
-import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+// Where a charge is kept from the moment its answer left until its ledger row is written: a process that dies in
+// between leaves its charges here, and whoever settles its leases writes them (leases.ts). Rows are kept by lease.
+// The copy that counts is a file per lease, appended before anything else happens (a killed process does not undo
+// what the kernel has), in a folder of this process's own, which its successor on the same port reads at start. With
+// Redis, a copy goes there too, so that any process can settle the leases of one whose machine is gone.
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { NewLedgerRow } from '../../store/types.js';
 
 export interface SpendJournal {
-  /** Keeps a charged row of `leaseId`; resolves once it outlives this process. */
-  keep(leaseId: string, row: NewLedgerRow): Promise<void>;
-  /** Rows now in the ledger: no longer needed. */
+  /** Keeps a charged row of `leaseId`, synchronously: it outlives this process once this returns. */
+  keep(leaseId: string, row: NewLedgerRow): void;
+  /** Rows now in the ledger: the shared copy lets them go (the file goes with its lease). */
   forget(leaseId: string, requestIds: readonly string[]): void;
   /** Every row kept for a lease, written or not. */
   read(leaseId: string): Promise<NewLedgerRow[]>;
   /** The lease is settled: its rows go. */
   drop(leaseId: string): Promise<void>;
+  /** The leases with rows in this process's folder: at start, those of the process before it. */
+  kept(): string[];
 }
 
-/**
- * One file per lease under `dir`, a JSON row per line. The append returns once the kernel has the bytes, which a
- * killed process does not undo (a machine that loses power can: the embedded default is one machine's). A line cut
- * short by a crash mid-append is skipped: its answer was never sent.
- */
-export function createFileJournal(dir: string): SpendJournal {
+const FILE = /^([\w-]+)\.jsonl$/;
+
+export function createSpendJournal(options: { dir: string; redis?: Redis }): SpendJournal {
+  const { dir, redis } = options;
   let made = false;
   const fileOf = (leaseId: string) => join(dir, `${leaseId.replace(/[^\w-]/g, '')}.jsonl`);
+  const keyOf = (leaseId: string) => `fetchdown:journal:${leaseId}`;
+
+  function readFile(leaseId: string): NewLedgerRow[] {
+    let text: string;
+    try {
+      text = readFileSync(fileOf(leaseId), 'utf8');
+    } catch {
+      return [];
+    }
+    const rows: NewLedgerRow[] = [];
+    for (const line of text.split('\n')) {
+      try {
+        if (line) rows.push(JSON.parse(line) as NewLedgerRow);
+      } catch {
+        // the torn last line of a crash mid-append
+      }
+    }
+    return rows;
+  }
+
   return {
-    async keep(leaseId, row) {
+    keep(leaseId, row) {
       if (!made) mkdirSync(dir, { recursive: true });
       made = true;
-      appendFileSync(fileOf(leaseId), `${JSON.stringify(row)}\n`);
+      const line = JSON.stringify(row);
+      appendFileSync(fileOf(leaseId), `${line}\n`);
+      redis?.hset(keyOf(leaseId), row.request_id!, line).catch(() => undefined);
     },
-    // Lines stay until the lease goes: a row written twice is written once (ledger-writer.ts).
-    forget() {},
+    forget(leaseId, requestIds) {
+      if (redis && requestIds.length > 0) redis.hdel(keyOf(leaseId), ...requestIds).catch(() => undefined);
+    },
     async read(leaseId) {
-      let text: string;
-      try {
-        text = readFileSync(fileOf(leaseId), 'utf8');
-      } catch {
-        return [];
-      }
-      const rows: NewLedgerRow[] = [];
-      for (const line of text.split('\n')) {
-        try {
-          if (line) rows.push(JSON.parse(line) as NewLedgerRow);
-        } catch {
-          // the torn last line of a crash
-        }
-      }
-      return rows;
+      const shared = redis ? (await redis.hvals(keyOf(leaseId))).map((text) => JSON.parse(text) as NewLedgerRow) : [];
+      return [...readFile(leaseId), ...shared];
     },
     async drop(leaseId) {
       rmSync(fileOf(leaseId), { force: true });
+      await redis?.del(keyOf(leaseId));
     },
-  };
-}
-
-/**
- * A Redis hash per lease (request id → row), shared by every process, so any one can reclaim a dead one's leases.
- * While Redis cannot be reached, rows go to `fallback` (this machine's files): the process that wrote them is alive
- * and writes them to the ledger itself; only its death in the same outage would leave them on this machine.
- */
-export function createRedisJournal(redis: Redis, fallback: SpendJournal): SpendJournal {
-  const keyOf = (leaseId: string) => `fetchdown:journal:${leaseId}`;
-  return {
-    async keep(leaseId, row) {
+    kept() {
       try {
-        await redis.hset(keyOf(leaseId), row.request_id!, JSON.stringify(row));
+        return readdirSync(dir).flatMap((name) => FILE.exec(name)?.[1] ?? []);
       } catch {
-        await fallback.keep(leaseId, row);
+        return [];
       }
-    },
-    forget(leaseId, requestIds) {
-      if (requestIds.length > 0) redis.hdel(keyOf(leaseId), ...requestIds).catch(() => undefined);
-    },
-    async read(leaseId) {
-      const shared = (await redis.hvals(keyOf(leaseId))).map((text) => JSON.parse(text) as NewLedgerRow);
-      return [...shared, ...(await fallback.read(leaseId))];
-    },
-    async drop(leaseId) {
-      await Promise.all([redis.del(keyOf(leaseId)), fallback.drop(leaseId)]);
     },
   };
 }

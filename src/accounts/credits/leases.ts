@@ -198,6 +198,8 @@ export function createLeaseStore(deps: { store: Store; plans: PlanTable; writer:
     lease: Pick<CreditLease, 'id' | 'account_id'>,
     journal: readonly NewLedgerRow[],
     now: number,
+    /** Whether it may be unexpired: the holder is known dead (this process's predecessor). */
+    dead = false,
   ): Promise<boolean> {
     return retryDeadlock(() =>
       store.transaction(async (trx) => {
@@ -205,7 +207,7 @@ export function createLeaseStore(deps: { store: Store; plans: PlanTable; writer:
         const expired = await trx
           .deleteFrom('credit_leases')
           .where('id', '=', lease.id)
-          .where('expires_at', '<', now)
+          .$if(!dead, (q) => q.where('expires_at', '<', now))
           .returningAll()
           .executeTakeFirst();
         if (!expired) return false;
@@ -242,6 +244,20 @@ export function createLeaseStore(deps: { store: Store; plans: PlanTable; writer:
     }
   }
 
+  /**
+   * The journal of a dead predecessor's lease: reclaimed at once when the lease is still there; when another process
+   * reclaimed it meanwhile (without this machine's file), the rows it did not write are charged directly.
+   */
+  async function settleJournal(id: string, journal: readonly NewLedgerRow[], now: number): Promise<void> {
+    const lease = await store.db
+      .selectFrom('credit_leases')
+      .select(['id', 'account_id'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (lease && (await reclaim(lease, journal, now, true))) return;
+    if (journal.length > 0) await retryDeadlock(() => store.transaction((trx) => chargeDirectly(trx, journal, now)));
+  }
+
   /** What the leases of an account hold and have not spent (as of their holders' last writes), this month. */
   async function unspent(accountId: number, period: string): Promise<{ allowance: number; balance: number }> {
     const rows = await store.db.selectFrom('credit_leases').selectAll().where('account_id', '=', accountId).execute();
@@ -272,7 +288,7 @@ export function createLeaseStore(deps: { store: Store; plans: PlanTable; writer:
     return Number(others.numUpdatedRows) > 0;
   }
 
-  return { take, giveUp, reclaim, chargeDirectly, unspent, recall };
+  return { take, giveUp, reclaim, settleJournal, chargeDirectly, unspent, recall };
 }
 
 /** A lease that another process reclaimed: its holder takes a new one. */
