@@ -1,7 +1,7 @@
 // The benchmarks' server processes: a child that prints its addresses as one JSON line (among any log lines), and the
 // CPU time a process has used, read from /proc so that it counts every thread of the process whatever the machine does.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
@@ -40,14 +40,49 @@ export async function startServerChild<T extends Record<string, unknown>>(
   return { addresses, pid: child.pid!, stop: () => child.kill() };
 }
 
+/** The fields of /proc/<pid>/stat after the command name (the state first), or null when there is none. */
+function statFields(pid: number | string | undefined): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** utime + stime (10 ms ticks) in µs. */
+const fieldsCpu = (fields: string[]) => ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+
 /** CPU time (µs) process `pid` has used, all its threads (utime + stime from /proc, in 10 ms ticks); NaN elsewhere. */
 export function cpuMicros(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-  } catch {
-    return NaN;
+  const fields = statFields(pid);
+  return fields ? fieldsCpu(fields) : NaN;
+}
+
+/** Every process's parent and CPU time (µs) now, from one pass over /proc. */
+export function readProcesses(): Map<number, { parent: number; cpu: number }> {
+  const table = new Map<number, { parent: number; cpu: number }>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const fields = statFields(name);
+    if (fields) table.set(Number(name), { parent: Number(fields[1]), cpu: fieldsCpu(fields) });
   }
+  return table;
+}
+
+/** CPU time (µs) of each process of the trees under `roots` (them included), by pid: nginx's workers, Postgres's. */
+export function treeCpu(roots: number[], table = readProcesses()): Map<number, number> {
+  const tree = new Map<number, number>();
+  const children = new Map<number, number[]>();
+  for (const [pid, { parent }] of table) children.set(parent, [...(children.get(parent) ?? []), pid]);
+  const visit = (pid: number) => {
+    const entry = table.get(pid);
+    if (!entry || tree.has(pid)) return;
+    tree.set(pid, entry.cpu);
+    for (const child of children.get(pid) ?? []) visit(child);
+  };
+  roots.forEach(visit);
+  return tree;
 }
 
 export const loadAverage = () =>
@@ -71,30 +106,62 @@ export interface LoadWindow {
   rate: number;
   /** Server CPU µs per request. */
   cpu: number;
+  /** Requests answered 200 in the window. */
+  served: number;
+  /** Answers other than 200, by status: only with `countFailures` (else the first one throws). */
+  failures: Record<number, number>;
 }
 
-/** POST /fetch with `body` on CONNECTIONS keep-alive connections for `ms`; requests per second and CPU of `pid`. */
-export async function loadWindow(origin: string, pid: number, body: string, ms: number): Promise<LoadWindow> {
+/** Starts reading the server's CPU; the function it returns gives the µs used since. */
+export type CpuMeter = () => () => number | Promise<number>;
+
+export interface LoadOptions {
+  /** Headers of every request besides content-type (an API key). */
+  headers?: Record<string, string>;
+  /** Count answers other than 200 and go on (the caller prints and fails on them), instead of throwing at the first. */
+  countFailures?: boolean;
+}
+
+/**
+ * POST /fetch with `body` on CONNECTIONS keep-alive connections for `ms`; requests per second and the server's CPU per
+ * request: of process `server` when a pid, else as the meter reads it (several processes, a process tree).
+ */
+export async function loadWindow(
+  origin: string,
+  server: number | CpuMeter,
+  body: string,
+  ms: number,
+  options: LoadOptions = {},
+): Promise<LoadWindow> {
   const pool = new Pool(origin, { connections: CONNECTIONS });
+  const headers = { 'content-type': 'application/json', ...options.headers };
   let done = 0;
+  const failures: Record<number, number> = {};
   const until = performance.now() + ms;
   const worker = async () => {
     while (performance.now() < until) {
-      const res = await pool.request({
-        method: 'POST',
-        path: '/fetch',
-        body,
-        headers: { 'content-type': 'application/json' },
-      });
-      await res.body.text();
-      if (res.statusCode !== 200) throw new Error(`${origin} answered ${res.statusCode}`);
-      done++;
+      const res = await pool.request({ method: 'POST', path: '/fetch', body, headers });
+      const text = await res.body.text();
+      if (res.statusCode === 200) done++;
+      else if (!options.countFailures) throw new Error(`${origin} answered ${res.statusCode}`);
+      else {
+        if (!failures[res.statusCode]) console.error(`${origin} answered ${res.statusCode}: ${text.slice(0, 300)}`);
+        failures[res.statusCode] = (failures[res.statusCode] ?? 0) + 1;
+      }
     }
   };
-  const cpu = cpuMicros(pid);
+  const meter: CpuMeter =
+    typeof server === 'number'
+      ? () => {
+          const before = cpuMicros(server);
+          return () => cpuMicros(server) - before;
+        }
+      : server;
+  const used = meter();
   const started = performance.now();
   await Promise.all(Array.from({ length: CONNECTIONS }, worker));
   const elapsed = performance.now() - started;
   await pool.close();
-  return { rate: (done * 1000) / elapsed, cpu: (cpuMicros(pid) - cpu) / done };
+  const cpu = await used();
+  return { rate: (done * 1000) / elapsed, cpu: cpu / done, served: done, failures };
 }

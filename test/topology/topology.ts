@@ -86,9 +86,14 @@ export async function call(
 
 let accounts = 0;
 
-/** A new account through the load balancer; `plan` set in the database (as billing would). */
+/** What newAccount needs of a database: pg's query, or another database's (bench/paid.ts's SQLite) in its shape. */
+export interface Queryable {
+  query<R extends object>(text: string, values: unknown[]): Promise<{ rows: R[] }>;
+}
+
+/** A new account through the load balancer (or any base URL); `plan` set in the database (as billing would). */
 export async function newAccount(
-  topology: Topology,
+  topology: { lb: string; db: Queryable },
   plan?: string,
 ): Promise<{ id: number; apiKey: string; keyId: number; email: string }> {
   const email = `topology-${process.pid}-${Date.now()}-${accounts++}@example.com`;
