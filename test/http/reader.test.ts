@@ -57,16 +57,24 @@ describe('GET /r/<url>', () => {
     assert.match(merged.text, /Growing Tomatoes/);
   });
 
-  test('Accept: application/json answers what POST /fetch answers', async () => {
+  test('Accept: application/json answers what POST /fetch answers, on a miss and on a cache hit', async () => {
     const url = site.url('/metadata');
     const json = await read(url, { accept: 'application/json' });
     assert.equal(json.status, 200, json.text);
     assert.match(json.headers.get('content-type') ?? '', /^application\/json/);
+    // A hit is the answer kept with the cached copy, serialised here first (issue 31: this was a 500).
+    const hit = await read(url, { accept: 'application/json' });
+    assert.equal(hit.status, 200, hit.text);
+    assert.match(hit.headers.get('content-type') ?? '', /^application\/json/);
+    assert.equal(hit.body.cache.hit, true);
     const post = await api.post('/fetch', { url });
-    assert.deepEqual(Object.keys(json.body).sort(), Object.keys(post.body).sort());
-    assert.equal(json.body.url, url);
-    assert.equal(json.body.markdown, post.body.markdown);
-    assert.deepEqual(json.body.metadata, post.body.metadata);
+    assert.equal(post.body.cache.hit, true);
+    for (const answer of [json, hit]) {
+      assert.deepEqual(Object.keys(answer.body).sort(), Object.keys(post.body).sort());
+      assert.equal(answer.body.url, url);
+      assert.equal(answer.body.markdown, post.body.markdown);
+      assert.deepEqual(answer.body.metadata, post.body.metadata);
+    }
   });
 
   test('max_tokens trims and X-Next-Cursor reads on; include and max_age work as body fields do', async () => {

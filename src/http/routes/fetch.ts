@@ -15,12 +15,20 @@ const FETCH_ERRORS = [403, 413, 415, 422, 502, 503, 504];
  */
 const serialized = new WeakMap<FetchResult, Buffer>();
 
-/** A shared answer sent as the JSON its response schema gives it (reply.serialize), serialised the first time only. */
+/**
+ * The route's serialiser of a 200 JSON answer, the one Fastify picks for a returned value. Not reply.serialize: it
+ * ignores the content type, so for GET /r/, whose 200 schemas are keyed by content type, it found the map of them.
+ */
+function jsonSerializer(reply: FastifyReply): (payload: FetchResult) => string {
+  return reply.getSerializationFunction('200', 'application/json') ?? reply.getSerializationFunction('200')!;
+}
+
+/** A shared answer sent as the JSON its response schema gives it, serialised the first time only. */
 export function sendFetchResult(reply: FastifyReply, result: FetchResult): FetchResult | FastifyReply {
   if (!isSharedAnswer(result)) return result;
   let json = serialized.get(result);
   if (json === undefined) {
-    json = Buffer.from(reply.serialize(result) as string);
+    json = Buffer.from(jsonSerializer(reply)(result));
     serialized.set(result, json);
   }
   return reply.type('application/json; charset=utf-8').send(json);
