@@ -56,13 +56,18 @@ function matchAll(doc: Document, selector: string): Element[] {
   }
 }
 
-/** Removes what `exclude` matches; the number removed (an element inside a removed one is not counted again). */
+/**
+ * Removes what `exclude` matches; the number removed (an element inside a removed one is not counted again). The root
+ * element (`html`, `*`, `:root`) is emptied, not removed: what is left is still a document, with nothing in it.
+ */
 function removeExcluded(doc: Document, exclude: readonly string[]): number {
+  const root = doc.documentElement;
   let removed = 0;
   for (const selector of exclude) {
     for (const el of matchAll(doc, selector)) {
-      if (!doc.documentElement.contains(el)) continue;
-      el.remove();
+      if (!root.contains(el)) continue;
+      if (el === root) root.replaceChildren();
+      else el.remove();
       removed++;
     }
   }

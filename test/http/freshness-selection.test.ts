@@ -184,6 +184,20 @@ describe('include and exclude', () => {
     assert.equal(site.hits('/article'), hits, 'never fetched again for another selection');
   });
 
+  test('an exclude that matches the root element leaves nothing of the page, never a 500 (issue 31)', async () => {
+    const url = site.url('/article');
+    for (const selector of ['html', '*', ':root', 'html:has(body p)', ':has(p)', 'head, :root']) {
+      const res = await api.post('/fetch', { url, exclude: [selector, 'p'] });
+      assert.equal(res.status, 200, `${selector}: ${res.text}`);
+      assert.equal(res.body.markdown, '', selector);
+      assert.deepEqual(res.body.fetch_info.selection, { applied: true, included: null, excluded: 1 }, selector);
+    }
+    const both = await api.post('/fetch', { url, include: ['p'], exclude: [':root'] });
+    assert.equal(both.status, 200, both.text);
+    assert.equal(both.body.markdown, '');
+    assert.deepEqual(both.body.fetch_info.selection, { applied: true, included: 0, excluded: 1 });
+  });
+
   test('a selection reads on in parts with its cursor, and the cursor is its own', async () => {
     const url = site.url('/long');
     const first = await api.post('/fetch', { url, include: ['h2'], max_tokens: 20 });
