@@ -1,6 +1,7 @@
 // The frame every page shares: head (title, description, link-preview tags, our stylesheet), navigation, footer,
-// and the headers that go with it (a strict Content-Security-Policy: our own files only, nothing inline).
+// and the headers that go with it (src/http/page-headers.ts: a strict Content-Security-Policy, nothing inline).
 import type { FastifyReply } from 'fastify';
+import { PAGE_HEADERS } from '../http/page-headers.js';
 import { html, type Html } from './html.js';
 import { INTEGRATIONS } from './integrations.js';
 
@@ -12,15 +13,6 @@ export interface PageMeta {
   /** Account pages stay out of search engines. */
   noindex?: boolean;
 }
-
-/**
- * Scripts, styles and images from this origin only; no inline code (nonces are not needed: there is none). form-action
- * is left unrestricted because the checkout and portal forms end in a redirect to the payment provider's host, which
- * browsers check against form-action; every form on the pages posts to our own paths.
- */
-export const PAGE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-  "base-uri 'none'; frame-ancestors 'none'";
 
 export function layout(meta: PageMeta, publicBaseUrl: string, body: Html): Html {
   const base = publicBaseUrl.replace(/\/+$/, '');
@@ -79,13 +71,7 @@ export function sendPage(
 ): FastifyReply {
   return reply
     .code(status)
-    .headers({
-      'content-security-policy': PAGE_CSP,
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'same-origin',
-      'x-frame-options': 'DENY',
-      ...extraHeaders,
-    })
+    .headers({ ...PAGE_HEADERS, ...extraHeaders })
     .type('text/html; charset=utf-8')
     .send(page.value);
 }

@@ -306,3 +306,32 @@ for (const backend of DATABASES) {
     });
   });
 }
+
+describe('the sign-in link pages', () => {
+  test('carry the header set of every other page, and nothing inline for it to allow', async (t) => {
+    const api = await buildTestApp(t, { SMTP_URL: smtp.url, PUBLIC_BASE_URL: 'http://localhost:8080' });
+    const { email } = await signUp(api);
+    const token = await requestLink(api, email);
+    const landing = await api.request('GET', '/', undefined, HTML);
+    const dashboard = await api.request('GET', '/dashboard', undefined, HTML);
+    const confirm = await api.request('GET', `/auth/verify?token=${token}`, undefined, HTML);
+    const failed = await api.request('GET', `/auth/verify?token=${'x'.repeat(43)}`, undefined, HTML);
+    assert.equal(landing.status, 200);
+    assert.equal(confirm.status, 200);
+    assert.equal(failed.status, 400);
+    assert.match(landing.headers.get('content-security-policy') ?? '', /style-src 'self'/);
+    assert.equal(landing.headers.get('x-content-type-options'), 'nosniff');
+    for (const [name, page] of Object.entries({ dashboard, confirm, failed })) {
+      assert.match(page.headers.get('content-type') ?? '', /^text\/html/, name);
+      for (const header of ['content-security-policy', 'x-content-type-options', 'x-frame-options'])
+        assert.equal(page.headers.get(header), landing.headers.get(header), `${name}: ${header}`);
+    }
+    // Stricter where the URL holds the token: never cached, and no referrer at all.
+    for (const page of [confirm, failed]) {
+      assert.equal(page.headers.get('cache-control'), 'no-store');
+      assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
+      assert.doesNotMatch(page.text, /<style|style=|<script/);
+      assert.match(page.text, /<link rel="stylesheet" href="\/static\/site\.css">/);
+    }
+  });
+});

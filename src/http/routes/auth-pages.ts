@@ -1,13 +1,11 @@
 // The two small HTML pages of the sign-in link: a confirmation with a button (the POST spends the token) and a failure.
+import { PAGE_HEADERS } from '../page-headers.js';
 
-/** No caching, no referrer (the token is in the URL), no framing (the button must not be clickjacked), no scripts. */
-export const PAGE_HEADERS = {
-  'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-  'content-security-policy':
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-};
+/**
+ * Every page's headers (no framing, so the button cannot be clickjacked), with no caching and no referrer: the token is
+ * in the URL.
+ */
+export const LINK_PAGE_HEADERS = { ...PAGE_HEADERS, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -16,9 +14,8 @@ function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${escapeHtml(title)} · Fetchdown</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:15vh auto;padding:0 1rem;color:#222}
-button{font:inherit;padding:.6rem 1.4rem;border:0;border-radius:.4rem;background:#1d4ed8;color:#fff;cursor:pointer}</style>
-</head><body>${body}</body></html>`;
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/static/site.css">
+</head><body><main><section class="panel narrow">${body}</section></main></body></html>`;
 }
 
 export function confirmPage(token: string): string {

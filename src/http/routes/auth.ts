@@ -20,7 +20,7 @@ import {
 import { failedCredential } from '../failed-credentials.js';
 import { limitMailRequests } from './account.js';
 import { accountResourceRoutes } from './account-resources.js';
-import { confirmPage, failedPage, PAGE_HEADERS } from './auth-pages.js';
+import { confirmPage, failedPage, LINK_PAGE_HEADERS } from './auth-pages.js';
 
 const TAGS = ['session'];
 const LOGIN_MESSAGE = 'If this address has an account, a sign-in link is on its way. It works once, for 15 minutes.';
@@ -66,7 +66,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
     if (!browser) throw error;
     return reply
       .code(error.status)
-      .headers({ ...PAGE_HEADERS, ...error.options.headers })
+      .headers({ ...LINK_PAGE_HEADERS, ...error.options.headers })
       .type('text/html; charset=utf-8')
       .send(failedPage(error.detail));
   }
@@ -125,7 +125,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
       if (!wantsHtml(request)) return redeem(token, request, reply, false);
       const check = await accounts.checkMagicLink(token);
       if (!check.ok) return refuseLink(request, reply, token, check.reason, true);
-      return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(confirmPage(token));
+      return reply.headers(LINK_PAGE_HEADERS).type('text/html; charset=utf-8').send(confirmPage(token));
     },
   );
 
