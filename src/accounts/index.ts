@@ -2,13 +2,16 @@
 // clock and a mailer. createAccountServices wires it from its slice of the config for the composition root (deps.ts).
 import { join } from 'node:path';
 import pino from 'pino';
+import { createMemoryCache } from '../cache/memory.js';
 import { connectRedis } from '../cache/redis-connection.js';
+import { createSharedCache } from '../cache/shared.js';
+import type { Cache } from '../cache/types.js';
 import type { Config } from '../config.js';
 import { createMailer, type Mailer, type MailMessage } from '../mail/index.js';
 import { createRateLimiter, type RateLimiter } from '../ratelimit/index.js';
 import { toCredits } from '../pricing.js';
 import { createStore, type Store } from '../store/db.js';
-import type { Account } from '../store/types.js';
+import type { Account, PlanKey } from '../store/types.js';
 import { systemClock, type Clock } from './clock.js';
 import { createCredits } from './credits/index.js';
 import { createSpendJournal, type SpendJournal } from './credits/journal.js';
@@ -19,6 +22,9 @@ import { planTable } from './plans.js';
 import { createUsage } from './usage.js';
 
 export type { Clock } from './clock.js';
+
+/** Verified API keys kept per process (most recently used first). */
+const VERIFIED_KEYS = 10_000;
 
 /**
  * This process's folder of the spend journal, under DATA_DIR: one per port, so the process that takes the port after
@@ -44,6 +50,8 @@ export function createAccounts(deps: {
   clock?: Clock;
   /** Where charges wait for their ledger rows: files under DATA_DIR unless given (Redis in production). */
   journal?: SpendJournal;
+  /** Verified API keys by hash: this process's memory unless given (Redis with coherent fronts in production). */
+  verifiedKeys?: Cache;
 }) {
   const { store, mailer, config, log } = deps;
   const clock = deps.clock ?? systemClock;
@@ -64,7 +72,8 @@ export function createAccounts(deps: {
     sending.add(sent);
   }
 
-  const keys = createKeys({ store, clock, maxKeysPerAccount: config.MAX_KEYS_PER_ACCOUNT });
+  const verified = deps.verifiedKeys ?? createMemoryCache({ maxEntries: VERIFIED_KEYS, clock });
+  const keys = createKeys({ store, clock, maxKeysPerAccount: config.MAX_KEYS_PER_ACCOUNT, verified });
   const credits = createCredits({
     store,
     clock,
@@ -92,7 +101,13 @@ export function createAccounts(deps: {
     revokeKey: keys.revokeKey,
     verifyApiKey: keys.verifyApiKey,
     addBalance: credits.addBalance,
-    changePlan: credits.changePlan,
+    /** An operator's plan change: rate limits follow at once (kept keys carry the plan). */
+    async changePlan(accountId: number, plan: PlanKey) {
+      await credits.changePlan(accountId, plan);
+      await keys.forgetKeysOf(accountId);
+    },
+    /** After a change of an account's plan elsewhere (the billing webhook): its kept keys go. */
+    forgetKeysOf: keys.forgetKeysOf,
     credits,
     /** The public view of an account (/account/me, /auth/whoami). */
     async describeAccount(account: Account) {
@@ -134,7 +149,10 @@ export function createAccountServices(config: Config, deps: { clock?: Clock } = 
   );
   const redis = config.CACHE_URL && /^rediss?:\/\//.test(config.CACHE_URL) ? connectRedis(config.CACHE_URL) : null;
   const journal = createSpendJournal({ dir: journalDir(config), redis: redis ?? undefined });
-  const accounts = createAccounts({ store, mailer, config, log, clock: deps.clock, journal });
+  const verifiedKeys = redis
+    ? createSharedCache({ url: config.CACHE_URL!, maxEntries: VERIFIED_KEYS, keyPrefix: 'fd:keys:', clock: deps.clock })
+    : undefined;
+  const accounts = createAccounts({ store, mailer, config, log, clock: deps.clock, journal, verifiedKeys });
   return {
     store,
     accounts,
@@ -146,7 +164,7 @@ export function createAccountServices(config: Config, deps: { clock?: Clock } = 
         .catch((error: unknown) =>
           log.error({ err: error }, 'ledger rows or credit leases could not be written at shutdown'),
         );
-      await Promise.allSettled([mailer.close(), rateLimiter.close(), redis?.quit()]);
+      await Promise.allSettled([mailer.close(), rateLimiter.close(), redis?.quit(), verifiedKeys?.close()]);
       await store.close();
     },
   };

@@ -1,5 +1,6 @@
 // API keys: issued once in plaintext, stored as SHA-256, verified to a tagged result, revoked for good.
 import type { Kysely } from 'kysely';
+import type { Cache } from '../cache/types.js';
 import type { Store } from '../store/db.js';
 import type { Account, Database } from '../store/types.js';
 import type { Clock } from './clock.js';
@@ -7,6 +8,13 @@ import { API_KEY_PREFIX, equalSecrets, generateSecret, hashSecret, looksLikeApiK
 
 /** last_used_at is written at most this often per key, so a busy key costs no write per request. */
 export const LAST_USED_INTERVAL_MS = 60_000;
+
+/**
+ * How long a verified key is kept (by its hash) so that a busy key costs no database read per request. Revoking it,
+ * or changing its account's plan, drops it at once from every process (the cache's deletes are coherent); this bounds
+ * how long a copy missed by a delete that could not reach Redis lives.
+ */
+const VERIFIED_KEY_TTL_SECONDS = 30;
 
 export interface KeyOut {
   id: number;
@@ -30,8 +38,12 @@ export type ApiKeyCheck =
 
 const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
 
-export function createKeys(deps: { store: Store; clock: Clock; maxKeysPerAccount: number }) {
-  const { store, clock, maxKeysPerAccount } = deps;
+/** A verified key's row as kept: the key's columns and its account's. */
+type KeyRow = Account & { key_id: number; key_hash: string; revoked_at: number | null; last_used_at: number | null };
+
+/** `verified`: the cache of verified keys (memory, or Redis with coherent memory fronts in production). */
+export function createKeys(deps: { store: Store; clock: Clock; maxKeysPerAccount: number; verified: Cache }) {
+  const { store, clock, maxKeysPerAccount, verified } = deps;
   const lastWritten = new Map<number, number>();
 
   /** Creates a key for an account; `db` may be a transaction so sign-up creates account and key together. */
@@ -113,6 +125,9 @@ export function createKeys(deps: { store: Store; clock: Clock; maxKeysPerAccount
       .where('account_id', '=', accountId)
       .executeTakeFirst();
     if (!row) return { ok: false, reason: 'not_found' };
+    // Every process drops its copy before the revocation answers. Without Redis the others cannot hold one (while
+    // their subscription is down they read the database), and this process's copy goes with the delete all the same.
+    await verified.delete(row.key_hash).catch(() => undefined);
     return {
       ok: true,
       key: {
@@ -129,7 +144,19 @@ export function createKeys(deps: { store: Store; clock: Clock; maxKeysPerAccount
     if (presented === undefined || presented === '') return { ok: false, reason: 'missing' };
     if (!looksLikeApiKey(presented)) return { ok: false, reason: 'malformed' };
     const keyHash = hashSecret(presented);
-    const row = await store.db
+    const kept = await verified.get<KeyRow>(keyHash).catch(() => null);
+    const row = kept?.value ?? (await lookUp(keyHash));
+    // The lookup is by hash; the comparison that decides is constant-time all the same.
+    if (!row || !equalSecrets(row.key_hash, keyHash)) return { ok: false, reason: 'unknown' };
+    if (row.revoked_at !== null) return { ok: false, reason: 'revoked' };
+    if (!kept) await verified.set(keyHash, row, VERIFIED_KEY_TTL_SECONDS).catch(() => undefined);
+    await touch(row);
+    const { key_id, key_hash: _hash, revoked_at: _revoked, last_used_at: _used, ...account } = row;
+    return { ok: true, account, keyId: key_id };
+  }
+
+  function lookUp(keyHash: string): Promise<KeyRow | undefined> {
+    return store.db
       .selectFrom('api_keys')
       .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
       .select([
@@ -147,17 +174,18 @@ export function createKeys(deps: { store: Store; clock: Clock; maxKeysPerAccount
       ])
       .where('api_keys.key_hash', '=', keyHash)
       .executeTakeFirst();
-    // The lookup is by hash; the comparison that decides is constant-time all the same.
-    if (!row || !equalSecrets(row.key_hash, keyHash)) return { ok: false, reason: 'unknown' };
-    if (row.revoked_at !== null) return { ok: false, reason: 'revoked' };
-    await touch(row.key_id, row.last_used_at);
-    const { key_id, key_hash: _hash, revoked_at: _revoked, last_used_at: _used, ...account } = row;
-    return { ok: true, account, keyId: key_id };
   }
 
-  async function touch(keyId: number, lastUsedAt: number | null): Promise<void> {
+  /** Drops the kept copies of an account's keys (its plan changed), in every process. */
+  async function forgetKeysOf(accountId: number): Promise<void> {
+    const keys = await store.db.selectFrom('api_keys').select('key_hash').where('account_id', '=', accountId).execute();
+    await Promise.all(keys.map((key) => verified.delete(key.key_hash)));
+  }
+
+  async function touch(row: KeyRow): Promise<void> {
+    const keyId = row.key_id;
     const now = clock.now();
-    const seen = Math.max(lastUsedAt ?? -Infinity, lastWritten.get(keyId) ?? -Infinity);
+    const seen = Math.max(row.last_used_at ?? -Infinity, lastWritten.get(keyId) ?? -Infinity);
     if (now - seen < LAST_USED_INTERVAL_MS) return;
     lastWritten.set(keyId, now);
     if (lastWritten.size > 100_000) lastWritten.clear();
@@ -169,7 +197,7 @@ export function createKeys(deps: { store: Store; clock: Clock; maxKeysPerAccount
       .execute();
   }
 
-  return { issueKey, addKey, listKeys, revokeKey, verifyApiKey };
+  return { issueKey, addKey, listKeys, revokeKey, verifyApiKey, forgetKeysOf };
 }
 
 export type Keys = ReturnType<typeof createKeys>;

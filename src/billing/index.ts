@@ -44,7 +44,10 @@ function notConfigured(missing: string[]): AppError {
   );
 }
 
-export function createBilling(config: BillingConfig, deps: { store: Store; grants: Grants; now(): number }): Billing {
+export function createBilling(
+  config: BillingConfig,
+  deps: { store: Store; grants: Grants; now(): number; planChanged(accountId: number): Promise<void> },
+): Billing {
   const secretKey = config.STRIPE_SECRET_KEY;
   const webhookSecret = config.STRIPE_WEBHOOK_SECRET;
   if (secretKey === undefined) {
@@ -66,7 +69,10 @@ export function createBilling(config: BillingConfig, deps: { store: Store; grant
     async receiveWebhook(rawBody, signature) {
       if (webhookSecret === undefined) throw notConfigured(['STRIPE_WEBHOOK_SECRET']);
       const event = verifyEvent(stripe, webhookSecret, rawBody, signature);
-      return { eventId: event.id, type: event.type, ...(await handleEvent(event)) };
+      const outcome = await handleEvent(event);
+      // A plan may have changed: the account's kept keys (which carry it, for rate limits) go in every process.
+      if (outcome.outcome === 'applied' && outcome.accountId !== undefined) await deps.planChanged(outcome.accountId);
+      return { eventId: event.id, type: event.type, ...outcome };
     },
   };
 }
