@@ -90,6 +90,9 @@ export const ConfigSchema = Type.Object({
   // share one count; its session-cookie routes have a count of their own).
   RATE_LIMIT_WINDOW_SECONDS: Int(60, 1, 86400),
   RATE_LIMIT_ANONYMOUS: Int(30, 0),
+  // Metered requests served per client IP per calendar month without a key (0 = unlimited): a trial of the service,
+  // smaller than the free plan's 500, so that dropping a key is no way around the plans.
+  ANONYMOUS_MONTHLY_REQUESTS: Int(100, 0),
   RATE_LIMIT_FREE: Int(60, 0),
   RATE_LIMIT_STARTER: Int(300, 0),
   RATE_LIMIT_PRO: Int(1000, 0),

@@ -1,5 +1,6 @@
 // The accounts service: sign-up, keys, magic-link sessions, credits, usage and admin metrics, built from a store, a
 // clock and a mailer. createAccountServices wires it from its slice of the config for the composition root (deps.ts).
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { createMemoryCache } from '../cache/memory.js';
@@ -13,6 +14,7 @@ import { toCredits } from '../pricing.js';
 import { createStore, type Store } from '../store/db.js';
 import type { Account, PlanKey } from '../store/types.js';
 import { systemClock, type Clock } from './clock.js';
+import { createAnonymousAllowance } from './anonymous.js';
 import { createCredits } from './credits/index.js';
 import { createSpendJournal, type SpendJournal } from './credits/journal.js';
 import { createKeys } from './keys.js';
@@ -27,11 +29,12 @@ export type { Clock } from './clock.js';
 const VERIFIED_KEYS = 10_000;
 
 /**
- * This process's folder of the spend journal, under DATA_DIR: one per port, so the process that takes the port after
- * this one (a restart) settles what this one left.
+ * This process's folder of the spend journal, under DATA_DIR: one per host name and port, so the process that takes
+ * the port after this one on the same machine or container (a restart) settles what this one left, and replicas that
+ * share a volume (compose.yaml) keep apart.
  */
 const journalDir = (config: Pick<Config, 'DATA_DIR' | 'PORT'>) =>
-  join(config.DATA_DIR, 'spend-journal', config.PORT > 0 ? `port-${config.PORT}` : `pid-${process.pid}`);
+  join(config.DATA_DIR, 'spend-journal', `${hostname()}-${config.PORT > 0 ? config.PORT : `pid-${process.pid}`}`);
 
 export interface AccountsLog {
   info(fields: object, message: string): void;
@@ -40,7 +43,15 @@ export interface AccountsLog {
 }
 
 export type AccountsConfig = Parameters<typeof planTable>[0] &
-  Pick<Config, 'PUBLIC_BASE_URL' | 'MAX_KEYS_PER_ACCOUNT' | 'DATA_DIR' | 'PORT' | 'CREDIT_LEASE_TTL_MS'>;
+  Pick<
+    Config,
+    | 'PUBLIC_BASE_URL'
+    | 'MAX_KEYS_PER_ACCOUNT'
+    | 'DATA_DIR'
+    | 'PORT'
+    | 'CREDIT_LEASE_TTL_MS'
+    | 'ANONYMOUS_MONTHLY_REQUESTS'
+  >;
 
 export function createAccounts(deps: {
   store: Store;
@@ -82,6 +93,12 @@ export function createAccounts(deps: {
     leaseTtlMs: config.CREDIT_LEASE_TTL_MS,
     onError: (error, context) => log.error({ err: String(error) }, `ledger: failed ${context}`),
   });
+  const anonymous = createAnonymousAllowance({
+    store,
+    clock,
+    limit: config.ANONYMOUS_MONTHLY_REQUESTS,
+    onError: (error) => log.error({ err: String(error) }, 'anonymous usage counts could not be written'),
+  });
   const login = createLogin({
     store,
     clock,
@@ -100,6 +117,7 @@ export function createAccounts(deps: {
     listKeys: keys.listKeys,
     revokeKey: keys.revokeKey,
     verifyApiKey: keys.verifyApiKey,
+    anonymous,
     addBalance: credits.addBalance,
     /** An operator's plan change: rate limits follow at once (kept keys carry the plan). */
     async changePlan(accountId: number, plan: PlanKey) {
@@ -159,6 +177,11 @@ export function createAccountServices(config: Config, deps: { clock?: Clock } = 
     rateLimiter,
     async close() {
       await accounts.flushMail();
+      await accounts.anonymous
+        .flush()
+        .catch((error: unknown) =>
+          log.error({ err: error }, 'anonymous usage counts could not be written at shutdown'),
+        );
       await accounts.credits
         .close()
         .catch((error: unknown) =>

@@ -25,6 +25,7 @@ export interface OperationsDeps {
 export function createOperations(deps: OperationsDeps) {
   const meterFor = createMetering({
     credits: deps.accounts.credits,
+    anonymous: deps.accounts.anonymous,
     publicBaseUrl: deps.publicBaseUrl,
     onError: deps.onLedgerError,
   });

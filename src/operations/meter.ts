@@ -1,6 +1,7 @@
 // Metering of one caller's operations: hold the price, do the work, settle to what the result cost (refunding
 // failures), and write the ledger row. Anonymous callers are recorded for the metrics, never billed; in-process
 // callers (the CLI, the stdio MCP server) are neither.
+import type { AnonymousAllowance, AnonymousRefusal } from '../accounts/anonymous.js';
 import type { Credits, QuotaShortfall } from '../accounts/credits/index.js';
 import type { FetchResult } from '../contract/fetch.js';
 import { AppError, toErrorEntry } from '../errors.js';
@@ -200,20 +201,43 @@ const unmetered: Meter = withOperations(
 /** The meter of in-process callers only: they are never billed, so it needs no account store. */
 export const meterLocal: MeterFor = () => unmetered;
 
+/** Addresses of this machine: a laptop's own use of its server is no trial, and is not counted. */
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+
+function anonymousQuotaExceeded(refusal: AnonymousRefusal, publicBaseUrl: string): AppError {
+  const renews = new Date(refusal.renewsAt).toISOString();
+  const signup = `${publicBaseUrl.replace(/\/$/, '')}/account/signup`;
+  return new AppError(
+    'quota_exceeded',
+    `this address has used the ${refusal.limit} requests a month served without an API key. Sign up for a free ` +
+      `key (POST ${signup} with your e-mail: 500 fetches a month) and send it in the X-Service-Key header; the ` +
+      `allowance without a key renews at ${renews}.`,
+    {
+      retryHint: `sign up for a free API key at ${signup}, or wait until ${renews}`,
+      extra: { anonymous_monthly_requests: refusal.limit, renews_at: renews, signup_url: signup },
+    },
+  );
+}
+
 export function createMetering(deps: {
   credits: Credits;
+  anonymous: AnonymousAllowance;
   publicBaseUrl: string;
   onError(error: unknown, context: string): void;
 }) {
-  const { credits, publicBaseUrl, onError } = deps;
+  const { credits, anonymous, publicBaseUrl, onError } = deps;
 
-  async function runAnonymous<T>(spec: Metered<T>, work: (pay?: Pay) => Promise<T>): Promise<T> {
+  async function runAnonymous<T>(ip: string, spec: Metered<T>, work: (pay?: Pay) => Promise<T>): Promise<T> {
     const started = performance.now();
     let status = 'ok';
     let priced: Priced = { millis: 0 };
+    const counted = !LOOPBACK.test(ip);
     try {
+      const refusal = counted ? await anonymous.check(ip) : undefined;
+      if (refusal) throw anonymousQuotaExceeded(refusal, publicBaseUrl);
       const result = await work();
       priced = spec.price(result);
+      if (counted) anonymous.count(ip);
       return result;
     } catch (error) {
       status = toErrorEntry(error).code;
@@ -225,13 +249,15 @@ export function createMetering(deps: {
     }
   }
 
-  // Anonymous callers are metered alike whatever their IP (the rate limit has already counted them), so they share
-  // one meter instead of a set of closures per request.
-  const anonymousMeter = withOperations(runAnonymous, async () => {});
-
   return function meterFor(caller: Caller): Meter {
     if (caller.kind === 'local') return unmetered;
-    if (caller.kind === 'anonymous') return anonymousMeter;
+    if (caller.kind === 'anonymous') {
+      const { ip } = caller;
+      return withOperations(
+        (spec, work) => runAnonymous(ip, spec, work),
+        async () => {},
+      );
+    }
     const { keyId, account, delivery } = caller;
 
     /** Every 402 is a row too (it charges nothing), so the usage page counts refusals. */

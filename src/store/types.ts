@@ -130,6 +130,13 @@ export interface BillingCheckoutsTable {
   at: number;
 }
 
+/** Metered requests served without a key this month, per client address (SHA-256 of it, never the address). */
+export interface AnonymousUsageTable {
+  client_hash: string;
+  period: string;
+  requests: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -140,6 +147,7 @@ export interface Database {
   billing_events: BillingEventsTable;
   billing_checkouts: BillingCheckoutsTable;
   credit_leases: CreditLeasesTable;
+  anonymous_usage: AnonymousUsageTable;
 }
 
 export type Account = Selectable<AccountsTable>;

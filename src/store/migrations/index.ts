@@ -4,6 +4,7 @@ import type { Dialect } from '../db.js';
 import * as m0001 from './0001-accounts.js';
 import * as m0002 from './0002-billing.js';
 import * as m0003 from './0003-credit-leases.js';
+import * as m0004 from './0004-anonymous-usage.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a migration's schema is not today's (0001-accounts)
 type Step = { up(dialect: Dialect): (db: Kysely<any>) => Promise<void> };
@@ -12,6 +13,7 @@ const STEPS: Record<string, Step> = {
   '0001-accounts': m0001,
   '0002-billing': m0002,
   '0003-credit-leases': m0003,
+  '0004-anonymous-usage': m0004,
 };
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {
