@@ -65,7 +65,13 @@ describe('atomic debits across two server processes', () => {
     const statuses = await fireFetches([api.base, second.base], apiKey, 20);
     assert.equal(statuses.filter((s) => s === 200).length, 5, JSON.stringify(statuses));
     assert.equal(statuses.filter((s) => s === 402).length, 15);
-    const usage = await fetch(`${second.base}/account/usage`, { headers: withKey(apiKey) }).then((r) => r.json());
-    assert.equal(usage.credits_used, 5);
+    // Each process writes its rows within a flush (200 ms): the other's usage sees them by then.
+    let used = 0;
+    for (let tries = 0; tries < 100 && used !== 5; tries++) {
+      if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      const usage = await fetch(`${second.base}/account/usage`, { headers: withKey(apiKey) }).then((r) => r.json());
+      used = usage.credits_used;
+    }
+    assert.equal(used, 5);
   });
 });
