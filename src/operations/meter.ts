@@ -1,6 +1,7 @@
 // Metering of one caller's operations: hold the price, do the work, settle to what the result cost (refunding
 // failures), and write the ledger row. Anonymous callers are recorded for the metrics, never billed; in-process
 // callers (the CLI, the stdio MCP server) are neither.
+import ipaddr from 'ipaddr.js';
 import type { AnonymousAllowance, AnonymousRefusal } from '../accounts/anonymous.js';
 import type { Credits, QuotaShortfall } from '../accounts/credits/index.js';
 import type { FetchResult } from '../contract/fetch.js';
@@ -201,8 +202,10 @@ const unmetered: Meter = withOperations(
 /** The meter of in-process callers only: they are never billed, so it needs no account store. */
 export const meterLocal: MeterFor = () => unmetered;
 
-/** Addresses of this machine: a laptop's own use of its server is no trial, and is not counted. */
-const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+/** Whether a client address is this machine's: a laptop's own use of its server is no trial, and is not counted. */
+function isLoopback(ip: string): boolean {
+  return ipaddr.isValid(ip) && ipaddr.process(ip).range() === 'loopback';
+}
 
 function anonymousQuotaExceeded(refusal: AnonymousRefusal, publicBaseUrl: string): AppError {
   const renews = new Date(refusal.renewsAt).toISOString();
@@ -231,7 +234,7 @@ export function createMetering(deps: {
     const started = performance.now();
     let status = 'ok';
     let priced: Priced = { millis: 0 };
-    const counted = !LOOPBACK.test(ip);
+    const counted = !isLoopback(ip);
     try {
       const refusal = counted ? await anonymous.check(ip) : undefined;
       if (refusal) throw anonymousQuotaExceeded(refusal, publicBaseUrl);

@@ -71,7 +71,7 @@ export type Settlement = Omit<
 > & { priceMillis: number };
 
 /** A row that charges nothing: anonymous callers, refusals. */
-export type Record = Omit<NewLedgerRow, 'at' | 'credits_millis' | 'balance_millis' | 'request_id'>;
+export type UnbilledRow = Omit<NewLedgerRow, 'at' | 'credits_millis' | 'balance_millis' | 'request_id'>;
 
 const leftOf = (lease: Lease) => lease.allowance - lease.heldAllowance + (lease.balance - lease.heldBalance);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -317,7 +317,7 @@ export function createCredits(deps: {
   }
 
   /** Queues a row that charges nothing; resolves when its batch is written if it filled one. */
-  function record(row: Record): Promise<void> | undefined {
+  function record(row: UnbilledRow): Promise<void> | undefined {
     // Written out rather than spread: `{ ...row, more }` gave every row a map of its own in V8 (~3 µs a row).
     queued.push({
       lease: null,
