@@ -37,7 +37,7 @@ export function createDeps(config: Config, options: { clock?: Clock; addresses?:
       store: accountServices.store,
       grants: accountServices.accounts.credits.grants,
       now: () => accountServices.accounts.clock.now(),
-      planChanged: accountServices.accounts.forgetKeysOf,
+      planChanged: accountServices.accounts.planChanged,
     }),
     async close() {
       await Promise.allSettled([pipeline.close(), accountServices.close()]);

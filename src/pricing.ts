@@ -57,6 +57,20 @@ export const PLANS: readonly Plan[] = Object.freeze([
   { key: 'scale', monthlyCredits: 500_000, priceCentsPerMonth: 39_900 },
 ]);
 
+/**
+ * An operation's price: `millis` on the price list, and `fetchMillis`, what it counts against an allowance of fetches
+ * (the free tier's): each page one fetch (1 credit) whichever fetcher read it; a cheaper operation its own price.
+ */
+export interface Price {
+  millis: number;
+  fetchMillis: number;
+}
+
+/** The price of an operation that reads `pages` pages (none: an estimate, a refusal) and costs `millis`. */
+export function priceOf(millis: number, pages = 1): Price {
+  return { millis, fetchMillis: Math.min(millis, pages * ROUTE_MILLICREDITS.html) };
+}
+
 /** Price of one fetched page: the cache-hit rate when it came from the cache, else its route's price. */
 export function fetchMillicredits(fetcher: PricedRoute, cacheHit: boolean): number {
   return cacheHit ? CACHE_HIT_MILLICREDITS : ROUTE_MILLICREDITS[fetcher];
@@ -71,6 +85,11 @@ export function fetchMillicredits(fetcher: PricedRoute, cacheHit: boolean): numb
 export function searchMillicredits(numResults: number): number {
   const extra = Math.max(0, Math.floor(numResults) - SEARCH_INCLUDED_RESULTS);
   return SEARCH_MILLICREDITS + extra * ROUTE_MILLICREDITS.html;
+}
+
+/** A search's price: against an allowance of fetches it counts the pages it pays for (three at least). */
+export function searchPrice(numResults: number): Price {
+  return priceOf(searchMillicredits(numResults), Math.max(SEARCH_INCLUDED_RESULTS, Math.floor(numResults)));
 }
 
 /** The same price in credits (a whole number: every part of a search price is whole). */

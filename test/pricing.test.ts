@@ -7,8 +7,10 @@ import {
   ROUTE_MILLICREDITS,
   describePricing,
   fetchMillicredits,
+  priceOf,
   searchCredits,
   searchMillicredits,
+  searchPrice,
 } from '../src/pricing.js';
 
 test('per-route and flat prices are the spec constants', () => {
@@ -22,6 +24,15 @@ test('per-route and flat prices are the spec constants', () => {
 test('a search costs 15 credits up to three results, plus the html price for each further one', () => {
   assert.deepEqual([0, 1, 3, 4, 10].map(searchCredits), [15, 15, 15, 16, 22]);
   assert.equal(searchMillicredits(10), 22000);
+});
+
+test('against an allowance of fetches a page counts one whatever its route; cheaper work its own price', () => {
+  assert.deepEqual(priceOf(ROUTE_MILLICREDITS.browser), { millis: 5000, fetchMillis: 1000 });
+  assert.deepEqual(priceOf(CACHE_HIT_MILLICREDITS), { millis: 100, fetchMillis: 100 });
+  assert.deepEqual(priceOf(ESTIMATE_MILLICREDITS), { millis: 200, fetchMillis: 200 });
+  // A search counts the pages it pays for: three included, one per further result.
+  assert.deepEqual(searchPrice(0), { millis: 15000, fetchMillis: 3000 });
+  assert.deepEqual(searchPrice(5), { millis: 17000, fetchMillis: 5000 });
 });
 
 test('ten thousand cache hits add up to exactly 1000 credits', () => {

@@ -124,8 +124,11 @@ export function createAccounts(deps: {
       await credits.changePlan(accountId, plan);
       await keys.forgetKeysOf(accountId);
     },
-    /** After a change of an account's plan elsewhere (the billing webhook): its kept keys go. */
-    forgetKeysOf: keys.forgetKeysOf,
+    /** After a change of an account's plan elsewhere (the billing webhook): its kept keys and its lease here go. */
+    async planChanged(accountId: number) {
+      credits.planChanged(accountId);
+      await keys.forgetKeysOf(accountId);
+    },
     credits,
     /** The public view of an account (/account/me, /auth/whoami). */
     async describeAccount(account: Account) {

@@ -7,6 +7,11 @@ export const PLAN_KEYS: readonly PlanKey[] = ['free', 'starter', 'pro', 'scale']
 
 export interface PlanRules {
   monthlyMillis: number;
+  /**
+   * The allowance counts fetches, as the spec's free tier does: a page costs it one credit whichever fetcher read it
+   * (priceOf's fetchMillis). Prepaid credits still pay the price list.
+   */
+  countsFetches: boolean;
   /** Requests per rate-limit window per key; 0 means unlimited. */
   requestsPerWindow: number;
 }
@@ -26,12 +31,13 @@ type PlanConfig = Pick<
 >;
 
 export function planTable(config: PlanConfig): PlanTable {
-  const rules = (credits: number, requestsPerWindow: number) => ({
+  const rules = (credits: number, requestsPerWindow: number, countsFetches = false) => ({
     monthlyMillis: credits * MILLICREDITS_PER_CREDIT,
+    countsFetches,
     requestsPerWindow,
   });
   return Object.freeze({
-    free: rules(config.FREE_MONTHLY_CREDITS, config.RATE_LIMIT_FREE),
+    free: rules(config.FREE_MONTHLY_CREDITS, config.RATE_LIMIT_FREE, true),
     starter: rules(config.STARTER_MONTHLY_CREDITS, config.RATE_LIMIT_STARTER),
     pro: rules(config.PRO_MONTHLY_CREDITS, config.RATE_LIMIT_PRO),
     scale: rules(config.SCALE_MONTHLY_CREDITS, config.RATE_LIMIT_SCALE),

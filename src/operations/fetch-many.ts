@@ -3,7 +3,7 @@
 import type { BatchFetchRequest, BatchResult } from '../contract/fetch.js';
 import { toErrorEntry } from '../errors.js';
 import { checkSelection, type FetchService } from '../services/fetch-service.js';
-import { CACHE_HIT_MILLICREDITS } from '../pricing.js';
+import { CACHE_HIT_MILLICREDITS, priceOf } from '../pricing.js';
 import type { Meter, Pay } from './meter.js';
 
 type BatchItem = BatchResult['results'][number];
@@ -17,7 +17,7 @@ export async function fetchMany(
   if (input.include?.length || input.exclude?.length) checkSelection(input);
   // 402 unless at least one page can be paid (from the cache, the cheapest); after that, a URL the account cannot pay
   // for gets its own 402 entry.
-  await meter.requireCredit(CACHE_HIT_MILLICREDITS);
+  await meter.requireCredit(priceOf(CACHE_HIT_MILLICREDITS));
   const style = { links: input.links, images: input.images };
   const maxTokens = ['body', 'max_tokens_each'];
   // Identical URLs share one fetch; the global limiter inside the service bounds sockets across batches.

@@ -13,8 +13,10 @@ import {
   MILLICREDITS_PER_CREDIT,
   ROUTE_MILLICREDITS,
   fetchMillicredits,
-  searchMillicredits,
+  priceOf,
+  searchPrice,
   toCredits,
+  type Price,
 } from '../pricing.js';
 import { creditsCharged } from '../metrics/registry.js';
 import type { Account } from '../store/types.js';
@@ -30,7 +32,7 @@ export type Caller =
 export type Pay = (fetcher: FetcherName) => Promise<boolean>;
 
 interface Priced {
-  millis: number;
+  price: Price;
   fetcher?: string | null;
   cacheHit?: boolean;
   tokens?: number;
@@ -41,9 +43,9 @@ interface Metered<T> {
   operation: string;
   /** The target URL, for the ledger's url_host. */
   url?: string;
-  reserveMillis: number;
-  /** What to hold instead of reserveMillis, asked only of paying callers (a cache hit holds the cache rate). */
-  quote?: () => Promise<number>;
+  reserve: Price;
+  /** What to hold instead of `reserve`, asked only of paying callers (a cache hit holds the cache rate). */
+  quote?: () => Promise<Price>;
   price(result: T): Priced;
   /** The result as answered when `credits` were charged (results that state their price say what was taken). */
   charged?(result: T, credits: number): T;
@@ -63,20 +65,26 @@ export interface Meter {
     fromCache?: () => Promise<boolean>,
   ): Promise<FetchResult>;
   estimate<T>(url: string, work: () => Promise<T>): Promise<T>;
-  /** A search holds the most it can cost for `numResults` and settles to the `credits` its result reports. */
-  search<T extends { credits: number }>(numResults: number, work: () => Promise<T>): Promise<T>;
-  /** 402 unless the caller could pay `millis` now (a batch checks one page before it starts; a 402 is a batch row). */
-  requireCredit(millis: number): Promise<void>;
+  /** A search holds the most it can cost for `numResults` and settles to the price of the results it fetched. */
+  search<T extends SearchPriced>(numResults: number, work: () => Promise<T>): Promise<T>;
+  /** 402 unless the caller could pay `price` now (a batch checks one page before it starts; a 402 is a batch row). */
+  requireCredit(price: Price): Promise<void>;
 }
 
 /** Price of a fetch result: the cache-hit rate, else the price of the fetcher that produced it. */
 function priceFetch(result: FetchResult): Priced {
   return {
-    millis: fetchMillicredits(result.fetch_info.fetcher_used, result.cache.hit),
+    price: priceOf(fetchMillicredits(result.fetch_info.fetcher_used, result.cache.hit)),
     fetcher: result.fetch_info.fetcher_used,
     cacheHit: result.cache.hit,
     tokens: result.metadata.token_count,
   };
+}
+
+/** A search's result: the results that have no error were fetched, and are paid for. */
+interface SearchPriced {
+  credits: number;
+  results: readonly object[];
 }
 
 /** A result that states its price, as answered when `credits` were taken for it. */
@@ -88,9 +96,11 @@ function withCredits<T extends { credits: number }>(result: T, credits: number):
  * What a fetch holds before it starts when it is not answered from the cache: a forced fetcher's price, else the
  * cheapest route's.
  */
-function fetchReserveMillis(fetcher: FetcherChoice): number {
-  return ROUTE_MILLICREDITS[fetcher === 'auto' ? 'html' : fetcher];
+function fetchReserve(fetcher: FetcherChoice): Price {
+  return priceOf(ROUTE_MILLICREDITS[fetcher === 'auto' ? 'html' : fetcher]);
 }
+
+const NOTHING = priceOf(0);
 
 const hosts = new Map<string, string | null>();
 
@@ -134,7 +144,7 @@ export function quotaExceeded(shortfall: QuotaShortfall, publicBaseUrl: string, 
   return new AppError(
     'quota_exceeded',
     `out of credits${need ? ` (${need})` : ''}: ${toCredits(shortfall.allowanceLeftMillis)} of ` +
-      `the ${monthly} monthly credits ` +
+      `the ${monthly} monthly ${shortfall.countsFetches ? 'fetches' : 'credits'} ` +
       (`of the ${shortfall.plan} plan are left and the prepaid balance is ` +
         `${toCredits(shortfall.balanceMillis)} credits. Buy `) +
       `a credit pack (never expires) or upgrade the plan at ${dashboard} (or POST /billing/checkout); the monthly ` +
@@ -162,9 +172,9 @@ function withOperations(run: Run, requireCredit: Meter['requireCredit']): Meter 
         {
           operation,
           url,
-          reserveMillis: fetchReserveMillis(fetcher),
+          reserve: fetchReserve(fetcher),
           quote:
-            fromCache && (async () => ((await fromCache()) ? CACHE_HIT_MILLICREDITS : fetchReserveMillis(fetcher))),
+            fromCache && (async () => ((await fromCache()) ? priceOf(CACHE_HIT_MILLICREDITS) : fetchReserve(fetcher))),
           price: priceFetch,
           charged: withCredits,
         },
@@ -175,8 +185,8 @@ function withOperations(run: Run, requireCredit: Meter['requireCredit']): Meter 
         {
           operation: 'estimate',
           url,
-          reserveMillis: ESTIMATE_MILLICREDITS,
-          price: () => ({ millis: ESTIMATE_MILLICREDITS }),
+          reserve: priceOf(ESTIMATE_MILLICREDITS),
+          price: () => ({ price: priceOf(ESTIMATE_MILLICREDITS) }),
         },
         work,
       ),
@@ -184,8 +194,8 @@ function withOperations(run: Run, requireCredit: Meter['requireCredit']): Meter 
       run(
         {
           operation: 'search',
-          reserveMillis: searchMillicredits(numResults),
-          price: (result) => ({ millis: Math.round(result.credits * MILLICREDITS_PER_CREDIT) }),
+          reserve: searchPrice(numResults),
+          price: (result) => ({ price: searchPrice(result.results.filter((r) => !('error' in r)).length) }),
           charged: withCredits,
         },
         work,
@@ -233,7 +243,7 @@ export function createMetering(deps: {
   async function runAnonymous<T>(ip: string, spec: Metered<T>, work: (pay?: Pay) => Promise<T>): Promise<T> {
     const started = performance.now();
     let status = 'ok';
-    let priced: Priced = { millis: 0 };
+    let priced: Priced = { price: NOTHING };
     const counted = !isLoopback(ip);
     try {
       const refusal = counted ? await anonymous.check(ip) : undefined;
@@ -268,14 +278,14 @@ export function createMetering(deps: {
       const refusal = credits.record({
         account_id: account.id,
         key_id: keyId,
-        ...ledgerDetails(spec, { millis: 0 }, 'quota_exceeded', started),
+        ...ledgerDetails(spec, { price: NOTHING }, 'quota_exceeded', started),
       });
       if (refusal) await refusal.catch((error: unknown) => onError(error, 'recording a refusal'));
     }
 
     async function runBilled<T>(spec: Metered<T>, work: (pay?: Pay) => Promise<T>): Promise<T> {
       const started = performance.now();
-      const hold = spec.quote ? await spec.quote() : spec.reserveMillis;
+      const hold = spec.quote ? await spec.quote() : spec.reserve;
       const first = await credits.reserve(account.id, hold);
       if (!first.ok) {
         await recordRefusal(spec, started);
@@ -285,9 +295,13 @@ export function createMetering(deps: {
       let held = hold;
       let refused: { fetcher: FetcherName; shortfall: QuotaShortfall } | undefined;
       const pay: Pay = async (fetcher) => {
-        const price = ROUTE_MILLICREDITS[fetcher];
-        if (price <= held) return true;
-        const topUp = await credits.topUp(reservation, price - held);
+        const price = priceOf(ROUTE_MILLICREDITS[fetcher]);
+        if (price.millis <= held.millis && price.fetchMillis <= held.fetchMillis) return true;
+        const more = {
+          millis: Math.max(0, price.millis - held.millis),
+          fetchMillis: Math.max(0, price.fetchMillis - held.fetchMillis),
+        };
+        const topUp = await credits.topUp(reservation, more);
         if (!topUp.ok) {
           refused = { fetcher, shortfall: topUp };
           return false;
@@ -299,7 +313,7 @@ export function createMetering(deps: {
       const settleAs = async (status: string, priced: Priced): Promise<number | undefined> => {
         try {
           const { charged, keep } = await credits.settle(reservation, {
-            priceMillis: status === 'ok' ? priced.millis : 0,
+            price: status === 'ok' ? priced.price : NOTHING,
             key_id: keyId,
             ...ledgerDetails(spec, priced, status, started),
           });
@@ -322,7 +336,7 @@ export function createMetering(deps: {
       } catch (error) {
         // A page only a fetcher the caller could not pay for could read: the 402 says which.
         const unpaid = refused && toErrorEntry(error).code !== 'blocked_url' ? refused : undefined;
-        await settleAs(unpaid ? 'quota_exceeded' : toErrorEntry(error).code, { millis: 0 });
+        await settleAs(unpaid ? 'quota_exceeded' : toErrorEntry(error).code, { price: NOTHING });
         if (unpaid) {
           const need =
             `this page needs the ${unpaid.fetcher} fetcher, ` +
@@ -335,9 +349,9 @@ export function createMetering(deps: {
       return charged === undefined || !spec.charged ? result : spec.charged(result, toCredits(charged));
     }
 
-    const requireCredit = async (millis: number) => {
+    const requireCredit = async (price: Price) => {
       const started = performance.now();
-      const check = await credits.canAfford(account.id, millis);
+      const check = await credits.canAfford(account.id, price);
       if (!check.ok) {
         await recordRefusal({ operation: 'batch' }, started);
         throw quotaExceeded(check, publicBaseUrl);

@@ -91,6 +91,9 @@ describe('account store outage', () => {
       READER_API_KEY: 'reader-key',
     });
     const { apiKey } = await signUp(api);
+    // A plan that pays the price list: on the free tier a page counts one fetch whatever fetcher reads it.
+    const me = await api.request('GET', '/account/me', undefined, withKey(apiKey));
+    await api.services.accounts.changePlan(me.body.id, 'starter');
     return { api, proxy, apiKey, origin };
   }
 

@@ -230,15 +230,20 @@ for (const backend of DATABASES) {
       const { apiKey } = await signUp(api);
       searxng.setMode('ok');
       searxng.setHits([0, 1, 2, 3].map((i) => ({ title: `R${i}`, url: unique('search'), snippet: 's' })));
+      // The free tier counts the pages a search pays for (three at least); a paid plan pays the price list.
       const three = await api.request('POST', '/search', { query: 'tomatoes', num_results: 3 }, withKey(apiKey));
       assert.equal(three.status, 200, three.text);
-      assert.equal((await usage(api, apiKey)).by_operation.search.credits, 15);
+      assert.equal(three.body.credits, 3);
+      assert.equal((await usage(api, apiKey)).by_operation.search.credits, 3);
+      const me = await api.request('GET', '/account/me', undefined, withKey(apiKey));
+      await api.services.accounts.changePlan(me.body.id, 'starter');
       const four = await api.request('POST', '/search', { query: 'tomatoes', num_results: 4 }, withKey(apiKey));
       assert.equal(four.status, 200);
-      assert.equal((await usage(api, apiKey)).by_operation.search.credits, 15 + 16);
+      assert.equal(four.body.credits, 16);
+      assert.equal((await usage(api, apiKey)).by_operation.search.credits, 3 + 16);
       searxng.setMode('error');
       assert.equal((await api.request('POST', '/search', { query: 'tomatoes' }, withKey(apiKey))).status, 502);
-      assert.equal((await usage(api, apiKey)).by_operation.search.credits, 31, 'a failed search is free');
+      assert.equal((await usage(api, apiKey)).by_operation.search.credits, 19, 'a failed search is free');
 
       const client = await connectHttp(t, api.base, withKey(apiKey));
       const result = await client.callTool({ name: 'fetch_url', arguments: { url: unique('mcp') } });

@@ -31,11 +31,20 @@ async function appWith5Credits(t: { after(fn: () => Promise<void> | void): unkno
   return buildTestApp(t, {
     ...dbEnv,
     FREE_MONTHLY_CREDITS: '5',
+    STARTER_MONTHLY_CREDITS: '5',
     READER_BASE_URL: reader.baseUrl,
     READER_API_KEY: 'test-reader-key',
     BROWSER_POOL_SIZE: '2',
     CHROMIUM_PATH,
   });
+}
+
+/** A new key of an account on a plan whose 5 monthly credits pay the price list (the free tier counts fetches). */
+async function signUpPaid(api: TestApp) {
+  const signed = await signUp(api);
+  const me = await api.request('GET', '/account/me', undefined, withKey(signed.apiKey));
+  await api.services.accounts.changePlan(me.body.id, 'starter');
+  return signed;
 }
 
 /** 20 fetches at once, each of a URL of its own; the statuses and what the account was charged. */
@@ -59,7 +68,7 @@ for (const backend of DATABASES) {
         ['pdf', '/report.pdf'],
       ] as const) {
         const api = await appWith5Credits(t, env);
-        const { apiKey } = await signUp(api);
+        const { apiKey } = await signUpPaid(api);
         const run = `${backend.name}-${fetcher}-${process.pid}-${n++}`;
         const { statuses, responses, creditsUsed } = await fireTwenty(api, apiKey, (i) => ({
           url: site.url(`${path}?run=${run}&i=${i}`),
@@ -80,7 +89,7 @@ for (const backend of DATABASES) {
         const env = await backend.env(t);
         if (typeof env === 'string') return t.skip(env);
         const api = await appWith5Credits(t, env);
-        const { apiKey } = await signUp(api);
+        const { apiKey } = await signUpPaid(api);
         const run = `${backend.name}-browser-${process.pid}-${n++}`;
         const { statuses, creditsUsed } = await fireTwenty(api, apiKey, (i) => ({
           url: site.url(`/article?run=${run}&i=${i}`),
@@ -102,7 +111,7 @@ for (const backend of DATABASES) {
         const shell = () => site.url(`/app-shell?run=${backend.name}-shell-${process.pid}-${n++}`);
 
         // 5 credits pay for a render: html's 1 held first, 4 more before the browser runs.
-        const rich = await signUp(api);
+        const rich = await signUpPaid(api);
         const rendered = await api.request('POST', '/fetch', { url: shell() }, withKey(rich.apiKey));
         assert.equal(rendered.status, 200, rendered.text);
         assert.equal(rendered.body.fetch_info.fetcher_used, 'browser');
@@ -110,7 +119,7 @@ for (const backend of DATABASES) {
         assert.equal(usage.body.credits_used, 5);
 
         // 3 credits do not: the browser is skipped as unaffordable and the reader (2 credits) reads the page.
-        const poorer = await signUp(api);
+        const poorer = await signUpPaid(api);
         await api.services.store.db
           .updateTable('accounts')
           .set({ allowance_used_millis: 2000, allowance_period: new Date().toISOString().slice(0, 7) })
@@ -138,7 +147,7 @@ for (const backend of DATABASES) {
         const env = await backend.env(t);
         if (typeof env === 'string') return t.skip(env);
         const api = await appWith5Credits(t, env);
-        const { apiKey } = await signUp(api);
+        const { apiKey } = await signUpPaid(api);
         const run = `${backend.name}-shells-${process.pid}-${n++}`;
         const { statuses, responses, creditsUsed } = await fireTwenty(api, apiKey, (i) => ({
           url: site.url(`/app-shell?run=${run}&i=${i}`),
@@ -154,6 +163,79 @@ for (const backend of DATABASES) {
         assert.ok(creditsUsed <= 5, `charged ${creditsUsed} of 5`);
       },
     );
+
+    test('the free tier counts fetches: 20 at once against 5 a month serve 5 pages of any fetcher, one fetch each', async (t) => {
+      const env = await backend.env(t);
+      if (typeof env === 'string') return t.skip(env);
+      const fetchers = [
+        ['reader', '/article'],
+        ['pdf', '/report.pdf'],
+        ...(skipBrowser ? [] : [['browser', '/article']]),
+      ];
+      for (const [fetcher, path] of fetchers) {
+        const api = await appWith5Credits(t, env);
+        const { apiKey } = await signUp(api);
+        const run = `${backend.name}-free-${fetcher}-${process.pid}-${n++}`;
+        const { statuses, responses, creditsUsed } = await fireTwenty(api, apiKey, (i) => ({
+          url: site.url(`${path}?run=${run}&i=${i}`),
+          fetcher,
+        }));
+        // A render the browser pool has no room for is the server's 503 (not charged), not a 402.
+        const served = count(statuses, 200);
+        assert.equal(served + count(statuses, 503), 5, `${fetcher}: ${JSON.stringify(statuses)}`);
+        assert.equal(count(statuses, 402), 15, fetcher);
+        assert.equal(creditsUsed, served, fetcher);
+        assert.ok(responses.filter((r) => r.status === 200).every((r) => r.body.credits === 1));
+      }
+    });
+
+    test('the free tier: an estimate counts 0.2 and a cache hit 0.1; used up, prepaid credits pay the price list', async (t) => {
+      const env = await backend.env(t);
+      if (typeof env === 'string') return t.skip(env);
+      const api = await appWith5Credits(t, env);
+      const { apiKey } = await signUp(api);
+      const run = `${backend.name}-free-mix-${process.pid}-${n++}`;
+      const pdf = site.url(`/report.pdf?run=${run}`);
+      const fetched = await api.request('POST', '/fetch', { url: pdf, fetcher: 'pdf' }, withKey(apiKey));
+      assert.equal(fetched.body.credits, 1, fetched.text);
+      const hit = await api.request('POST', '/fetch', { url: pdf, fetcher: 'pdf' }, withKey(apiKey));
+      assert.equal(hit.body.cache.hit, true);
+      assert.equal(hit.body.credits, 0.1);
+      const article = encodeURIComponent(site.url(`/article?run=${run}`));
+      const estimate = await api.request('GET', `/estimate?url=${article}`, undefined, withKey(apiKey));
+      assert.equal(estimate.status, 200, estimate.text);
+      const batch = await api.request(
+        'POST',
+        '/fetch/batch',
+        { urls: [1, 2, 3].map((i) => site.url(`/report.pdf?run=${run}&b=${i}`)) },
+        withKey(apiKey),
+      );
+      assert.equal(batch.status, 200, batch.text);
+      assert.deepEqual(
+        batch.body.results.map((r: { credits: number; fetch_info: { fetcher_used: string } }) => [
+          r.fetch_info.fetcher_used,
+          r.credits,
+        ]),
+        [
+          ['pdf', 1],
+          ['pdf', 1],
+          ['pdf', 1],
+        ],
+      );
+      let usage = await api.request('GET', '/account/usage', undefined, withKey(apiKey));
+      assert.equal(usage.body.credits_used, 4.3);
+
+      // 0.7 left is less than a fetch: a page is paid from prepaid credits, at its price (a pdf: 2).
+      const refused = await api.request('POST', '/fetch', { url: `${pdf}&again`, fetcher: 'pdf' }, withKey(apiKey));
+      assert.equal(refused.status, 402, refused.text);
+      const me = await api.request('GET', '/account/me', undefined, withKey(apiKey));
+      await api.services.accounts.addBalance(me.body.id, 2000);
+      const paid = await api.request('POST', '/fetch', { url: `${pdf}&again`, fetcher: 'pdf' }, withKey(apiKey));
+      assert.equal(paid.status, 200, paid.text);
+      assert.equal(paid.body.credits, 2);
+      usage = await api.request('GET', '/account/usage', undefined, withKey(apiKey));
+      assert.equal(usage.body.credits_used, 6.3);
+    });
 
     test('a cache hit holds the cache rate: 0.9 credits pay for hits; 1 credit pays for 10 of 20 concurrent hits', async (t) => {
       const env = await backend.env(t);

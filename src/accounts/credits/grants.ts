@@ -75,11 +75,15 @@ export function createGrants(store: Store) {
       .execute();
   }
 
-  /** Moves the account to `plan`; false (and no ledger row) when it is on that plan already. */
+  /**
+   * Moves the account to `plan`; false (and no ledger row) when it is on that plan already. Its leases, taken under
+   * the old plan's rules, are recalled: their holders return them at their next write.
+   */
   async function changePlan(trx: Kysely<Database>, accountId: number, plan: PlanKey, at: number): Promise<boolean> {
     const account = await lockAccount(trx, store, accountId);
     if (account.plan === plan) return false;
     await trx.updateTable('accounts').set({ plan }).where('id', '=', accountId).execute();
+    await trx.updateTable('credit_leases').set({ recalled_at: at }).where('account_id', '=', accountId).execute();
     await trx
       .insertInto('ledger')
       .values(billingRow(accountId, 'plan_change', plan, at))

@@ -6,6 +6,7 @@
 // expires, its journal written and the rest returned. Grants, packs and plan changes are here too (grants.ts).
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../store/db.js';
+import type { Price } from '../../pricing.js';
 import type { NewLedgerRow, PlanKey } from '../../store/types.js';
 import { monthOf, type Clock } from '../clock.js';
 import type { PlanTable } from '../plans.js';
@@ -33,6 +34,8 @@ interface Lease {
   id: string;
   accountId: number;
   period: string;
+  /** Its allowance pays a price's fetchMillis (the free tier counts fetches). */
+  countsFetches: boolean;
   /** Taken from the account, by source. */
   allowance: number;
   balance: number;
@@ -58,6 +61,8 @@ interface Lease {
 export interface Reservation {
   lease: Lease;
   requestId: string;
+  /** Held at the price's fetchMillis, from an allowance that counts fetches; else at its millis. */
+  counted: boolean;
   fromAllowance: number;
   fromBalance: number;
 }
@@ -68,12 +73,23 @@ export type ReserveResult = { ok: true; reservation: Reservation } | ({ ok: fals
 export type Settlement = Omit<
   NewLedgerRow,
   'account_id' | 'credits_millis' | 'balance_millis' | 'at' | 'request_id' | 'credited_millis' | 'item_key'
-> & { priceMillis: number };
+> & { price: Price };
 
 /** A row that charges nothing: anonymous callers, refusals. */
 export type UnbilledRow = Omit<NewLedgerRow, 'at' | 'credits_millis' | 'balance_millis' | 'request_id'>;
 
-const leftOf = (lease: Lease) => lease.allowance - lease.heldAllowance + (lease.balance - lease.heldBalance);
+const allowanceLeftOf = (lease: Lease) => lease.allowance - lease.heldAllowance;
+const balanceLeftOf = (lease: Lease) => lease.balance - lease.heldBalance;
+const leftOf = (lease: Lease) => allowanceLeftOf(lease) + balanceLeftOf(lease);
+/** Whether an allowance that counts fetches pays `price`: while it covers the fetch count (else credits pay). */
+const counts = (lease: Lease, price: Price) => lease.countsFetches && allowanceLeftOf(lease) >= price.fetchMillis;
+
+/** What the lease lacks to hold `price`: a counting lease can take it from its allowance or from credits. */
+function missing(lease: Lease, price: Price): number {
+  if (!lease.countsFetches) return price.millis - leftOf(lease);
+  return Math.min(price.fetchMillis - allowanceLeftOf(lease), price.millis - balanceLeftOf(lease));
+}
+const canHold = (lease: Lease, price: Price) => missing(lease, price) <= 0;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createCredits(deps: {
@@ -120,14 +136,19 @@ export function createCredits(deps: {
     return !lease.closing;
   }
 
-  function hold(lease: Lease, millis: number): Reservation {
-    const fromAllowance = Math.min(millis, lease.allowance - lease.heldAllowance);
-    const fromBalance = millis - fromAllowance;
+  function hold(lease: Lease, price: Price): Reservation {
+    const counted = counts(lease, price);
+    const fromAllowance = counted
+      ? price.fetchMillis
+      : lease.countsFetches
+        ? 0
+        : Math.min(price.millis, allowanceLeftOf(lease));
+    const fromBalance = counted ? 0 : price.millis - fromAllowance;
     lease.heldAllowance += fromAllowance;
     lease.heldBalance += fromBalance;
     lease.inFlight++;
     lease.lastUsed = clock.now();
-    return { lease, requestId: randomUUID(), fromAllowance, fromBalance };
+    return { lease, requestId: randomUUID(), counted, fromAllowance, fromBalance };
   }
 
   function serially<T>(accountId: number, work: () => Promise<T>): Promise<T> {
@@ -140,12 +161,12 @@ export function createCredits(deps: {
   }
 
   /**
-   * Takes credit into `lease` (or a new lease of the account) so that it has `millis` left: at least what is
-   * missing, up to the account's recent demand. Resolves with the lease, or the account's shortfall.
+   * Takes credit into `lease` (or a new lease of the account) so that it can hold `price`: at least what is missing,
+   * up to the account's recent demand. Resolves with the lease, or the account's shortfall.
    */
   async function grow(
     accountId: number,
-    millis: number,
+    price: Price,
     lease: Lease | undefined,
     want: number,
     partial = false,
@@ -153,12 +174,13 @@ export function createCredits(deps: {
     const now = clock.now();
     const existing = lease && !lease.gone ? lease : undefined;
     const id = existing?.id ?? randomUUID();
-    const need = millis - (existing ? leftOf(existing) : 0);
+    const need = existing ? missing(existing, price) : price.millis;
     const taken = await leaseStore.take({
       id,
       accountId,
       holder,
       need,
+      needCounted: existing ? need : price.fetchMillis,
       want: Math.max(need, want),
       period: existing?.period,
       partial,
@@ -170,6 +192,7 @@ export function createCredits(deps: {
       id,
       accountId,
       period: taken.period,
+      countsFetches: taken.countsFetches,
       allowance: 0,
       balance: 0,
       heldAllowance: 0,
@@ -195,26 +218,26 @@ export function createCredits(deps: {
     return { ok: true, lease: grown };
   }
 
-  /** Holds `millis` of the account's credit for one operation. */
-  async function reserve(accountId: number, millis: number): Promise<ReserveResult> {
-    const want = noteDemand(accountId, millis);
+  /** Holds `price` of the account's credit for one operation. */
+  async function reserve(accountId: number, price: Price): Promise<ReserveResult> {
+    const want = noteDemand(accountId, price.millis);
     const deadline = clock.now() + RECALL_WAIT_MS;
     for (;;) {
       const lease = open.get(accountId);
-      if (usable(lease, clock.now()) && leftOf(lease) >= millis) return { ok: true, reservation: hold(lease, millis) };
+      if (usable(lease, clock.now()) && canHold(lease, price)) return { ok: true, reservation: hold(lease, price) };
       const grown = await serially(accountId, async () => {
         const current = open.get(accountId);
         const now = clock.now();
-        if (usable(current, now) && leftOf(current) >= millis) return { ok: true as const };
+        if (usable(current, now) && canHold(current, price)) return { ok: true as const };
         // A lease of another month takes no new holds: the new month's allowance goes into a new one.
         const keep = usable(current, now) && current.period === monthOf(now);
         if (current && !keep) current.closing = true;
         try {
-          return await grow(accountId, millis, keep ? current : undefined, want);
+          return await grow(accountId, price, keep ? current : undefined, want);
         } catch (error) {
           if (!(error instanceof LeaseGone)) throw error;
           if (current) current.gone = true;
-          return grow(accountId, millis, undefined, want);
+          return grow(accountId, price, undefined, want);
         }
       });
       if (grown.ok) continue;
@@ -234,20 +257,22 @@ export function createCredits(deps: {
   }
 
   /**
-   * Holds `millis` more for a reservation (a dearer fetcher than it held for), from its own lease; `partial`: as much
-   * of it as there is.
+   * Holds `extra` for a reservation (a dearer fetcher than it held for), from its own lease, at the rate it was held
+   * at; `partial`: as much of it as there is.
    */
   async function topUp(
     reservation: Reservation,
-    millis: number,
+    extra: Price,
     partial = false,
   ): Promise<{ ok: true } | ({ ok: false } & QuotaShortfall)> {
     const { lease } = reservation;
+    const millis = reservation.counted ? extra.fetchMillis : extra.millis;
     if (leftOf(lease) < millis) {
+      const need: Price = { millis, fetchMillis: millis };
       const grown = await serially(lease.accountId, async () =>
         leftOf(lease) >= millis || lease.gone
           ? { ok: true as const }
-          : grow(lease.accountId, millis, lease, noteDemand(lease.accountId, millis), partial),
+          : grow(lease.accountId, need, lease, noteDemand(lease.accountId, millis), partial),
       ).catch((error: unknown) => {
         if (error instanceof LeaseGone) lease.gone = true;
         throw error;
@@ -255,7 +280,7 @@ export function createCredits(deps: {
       if (!grown.ok && !partial) return grown;
     }
     const more = Math.min(millis, leftOf(lease));
-    const fromAllowance = Math.min(more, lease.allowance - lease.heldAllowance);
+    const fromAllowance = Math.min(more, allowanceLeftOf(lease));
     lease.heldAllowance += fromAllowance;
     lease.heldBalance += more - fromAllowance;
     reservation.fromAllowance += fromAllowance;
@@ -273,10 +298,14 @@ export function createCredits(deps: {
     reservation: Reservation,
     settlement: Settlement,
   ): Promise<{ charged: number; keep(delivered: boolean): void }> {
-    const { priceMillis, ...details } = settlement;
+    const { price, ...details } = settlement;
     const { lease } = reservation;
+    const priceMillis = reservation.counted ? price.fetchMillis : price.millis;
     const held = reservation.fromAllowance + reservation.fromBalance;
-    if (priceMillis > held) await topUp(reservation, priceMillis - held, true).catch(() => undefined);
+    if (priceMillis > held) {
+      const more = priceMillis - held;
+      await topUp(reservation, { millis: more, fetchMillis: more }, true).catch(() => undefined);
+    }
     const charged = Math.min(priceMillis, reservation.fromAllowance + reservation.fromBalance);
     const keepAllowance = Math.min(charged, reservation.fromAllowance);
     const keepBalance = charged - keepAllowance;
@@ -524,16 +553,17 @@ export function createCredits(deps: {
     };
   }
 
-  /** Whether the account could pay `millis` now (a read, not a hold). */
-  async function canAfford(
-    accountId: number,
-    millis: number,
-  ): Promise<{ ok: true } | ({ ok: false } & QuotaShortfall)> {
+  /** Whether the account could pay `price` now (a read, not a hold). */
+  async function canAfford(accountId: number, price: Price): Promise<{ ok: true } | ({ ok: false } & QuotaShortfall)> {
     const { account, allowance, balanceMillis } = await view(accountId);
-    if (allowance.left + balanceMillis >= millis) return { ok: true };
+    const affords = allowance.countsFetches
+      ? allowance.left >= price.fetchMillis || balanceMillis >= price.millis
+      : allowance.left + balanceMillis >= price.millis;
+    if (affords) return { ok: true };
     return {
       ok: false,
       plan: account.plan,
+      countsFetches: allowance.countsFetches,
       monthlyMillis: allowance.monthly,
       allowanceLeftMillis: allowance.left,
       balanceMillis,
@@ -551,6 +581,13 @@ export function createCredits(deps: {
   /** An operator's move of the account to `plan`, with its ledger row. */
   async function changePlan(accountId: number, plan: PlanKey): Promise<void> {
     await store.transaction((trx) => grants.changePlan(trx, accountId, plan, clock.now()));
+    planChanged(accountId);
+  }
+
+  /** After a plan change: this process's lease, taken under the old plan, takes no more holds (others: recalled). */
+  function planChanged(accountId: number): void {
+    const lease = open.get(accountId);
+    if (lease) lease.closing = true;
   }
 
   /** At shutdown, once requests are done: every row written, every lease returned. */
@@ -575,6 +612,7 @@ export function createCredits(deps: {
     recoverJournal,
     addBalance,
     changePlan,
+    planChanged,
     /** For the billing webhook: a pack bought, a plan changed, inside its transaction. */
     grants,
     close,

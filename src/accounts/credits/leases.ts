@@ -9,6 +9,8 @@ import type { LedgerWriter } from './ledger-writer.js';
 
 export interface QuotaShortfall {
   plan: PlanKey;
+  /** The plan's allowance counts fetches (one credit a page), not the price list. */
+  countsFetches: boolean;
   monthlyMillis: number;
   allowanceLeftMillis: number;
   balanceMillis: number;
@@ -24,8 +26,8 @@ export function allowanceOf(
 ) {
   const period = monthOf(now);
   const used = account.allowance_period === period ? account.allowance_used_millis : 0;
-  const monthly = plans[account.plan].monthlyMillis;
-  return { period, used, monthly, left: Math.max(0, monthly - used), renewsAt: monthBounds(now).end };
+  const { monthlyMillis: monthly, countsFetches } = plans[account.plan];
+  return { period, used, monthly, countsFetches, left: Math.max(0, monthly - used), renewsAt: monthBounds(now).end };
 }
 
 export function shortfallOf(
@@ -35,6 +37,7 @@ export function shortfallOf(
   return {
     ok: false,
     plan: account.plan,
+    countsFetches: allowance.countsFetches,
     monthlyMillis: allowance.monthly,
     allowanceLeftMillis: allowance.left,
     balanceMillis: account.balance_millis,
@@ -73,6 +76,8 @@ async function retryDeadlock<T>(run: () => Promise<T>): Promise<T> {
 export interface Taken {
   ok: true;
   period: string;
+  /** The account's plan's allowance counts fetches (the free tier). */
+  countsFetches: boolean;
   allowance: number;
   balance: number;
 }
@@ -96,6 +101,8 @@ export function createLeaseStore(deps: { store: Store; plans: PlanTable; writer:
     accountId: number;
     holder: string;
     need: number;
+    /** The need instead when the plan's allowance counts fetches and covers it (a new lease's plan is unknown). */
+    needCounted?: number;
     want: number;
     /** The month of the lease when it exists already; undefined: a new lease. */
     period: string | undefined;
@@ -110,10 +117,12 @@ export function createLeaseStore(deps: { store: Store; plans: PlanTable; writer:
         const allowance = allowanceOf(account, plans, input.now);
         const period = input.period ?? allowance.period;
         const allowanceLeft = period === allowance.period ? allowance.left : 0;
+        const counted = input.needCounted ?? input.need;
+        const need = allowance.countsFetches && allowanceLeft >= counted ? counted : input.need;
         // A lease takes a share of what is left, so other processes of the account find credit too.
         const available = allowanceLeft + account.balance_millis;
-        if (available < input.need && !(input.partial && available > 0)) return shortfallOf(account, allowance);
-        const size = Math.min(available, Math.max(input.need, Math.min(input.want, Math.floor(available / 4))));
+        if (available < need && !(input.partial && available > 0)) return shortfallOf(account, allowance);
+        const size = Math.min(available, Math.max(need, Math.min(input.want, Math.floor(available / 4))));
         const fromAllowance = Math.min(size, allowanceLeft);
         const fromBalance = size - fromAllowance;
         await trx
@@ -154,7 +163,8 @@ export function createLeaseStore(deps: { store: Store; plans: PlanTable; writer:
           // Reclaimed meanwhile (its holder was cut off for longer than a lease lives): undo, and take no more into it.
           if (Number(grown.numUpdatedRows) === 0) throw new LeaseGone(input.id);
         }
-        return { ok: true as const, period, allowance: fromAllowance, balance: fromBalance };
+        const { countsFetches } = plans[account.plan];
+        return { ok: true as const, period, countsFetches, allowance: fromAllowance, balance: fromBalance };
       }),
     );
   }
