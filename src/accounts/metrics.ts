@@ -1,96 +1,63 @@
-// Aggregate metrics for operators (GET /admin/metrics): accounts, keys, and per window (last 24 h, this month)
-// requests and credits by operation, fetcher and status, the cache-hit ratio, latency percentiles and errors.
-import { sql, type ExpressionBuilder } from 'kysely';
+// Aggregate metrics for operators (GET /admin/metrics): accounts, keys, and per window (the last 24 hours, this month)
+// requests and credits by operation, fetcher and status, the cache-hit ratio, latency percentiles and errors. The
+// counts come from the hourly usage totals, so the page costs the same at any volume.
 import { toCredits } from '../pricing.js';
 import type { Store } from '../store/db.js';
-import { BILLING_OPERATIONS, type Database } from '../store/types.js';
+import { BILLING_OPERATIONS } from '../store/types.js';
 import { monthBounds, type Clock } from './clock.js';
+import { ANONYMOUS, EVERYONE, readTotals, sumTotals, type Summed, type TotalsRow } from './totals.js';
 
-type Ledger = ExpressionBuilder<Database, 'ledger'>;
+const DAY_MS = 86_400_000;
 
-const credits = (eb: Ledger) => eb.fn.coalesce(eb.fn.sum<number>('credits_millis'), sql.lit(0)).as('millis');
-const count = (eb: Ledger) => eb.fn.countAll<number>().as('requests');
+/** Latency percentiles are read from at most this many of a window's latest requests: a bounded read at any volume. */
+const LATENCY_SAMPLE = 10_000;
 
 export function createMetrics(deps: { store: Store; clock: Clock }) {
   const { store, clock } = deps;
   const db = store.db;
 
-  async function percentile(since: number, total: number, q: number): Promise<number | null> {
-    if (total === 0) return null;
-    const row = await db
+  /** p50 and p95 of the durations of the window's latest requests. */
+  async function latency(since: number): Promise<{ p50: number | null; p95: number | null }> {
+    const rows = await db
       .selectFrom('ledger')
       .select('duration_ms')
       .where('at', '>=', since)
       .where('operation', 'not in', BILLING_OPERATIONS)
-      .orderBy('duration_ms')
-      .limit(1)
-      .offset(Math.min(total - 1, Math.floor(total * q)))
-      .executeTakeFirst();
-    return row ? Number(row.duration_ms) : null;
+      .orderBy('id', 'desc')
+      .limit(LATENCY_SAMPLE)
+      .execute();
+    const durations = rows.map((r) => Number(r.duration_ms)).sort((a, b) => a - b);
+    const at = (q: number) => (durations.length === 0 ? null : durations[Math.floor(durations.length * q)]!);
+    return { p50: at(0.5), p95: at(0.95) };
   }
 
-  async function summarizeWindow(since: number) {
-    const window = db.selectFrom('ledger').where('at', '>=', since).where('operation', 'not in', BILLING_OPERATIONS);
-    const [totals, byOperation, byFetcher, byStatus] = await Promise.all([
-      window
-        .select((eb) => [
-          count(eb),
-          credits(eb),
-          eb.fn.sum<number>(eb.case().when('account_id', 'is', null).then(1).else(0).end()).as('anonymous'),
-          eb.fn.sum<number>(eb.case().when('status', '=', 'ok').then(0).else(1).end()).as('errors'),
-          eb.fn
-            .sum<number>(
-              eb
-                .case()
-                .when('status', '=', 'ok')
-                .then(eb.case().when('fetcher', 'is not', null).then(1).else(0).end())
-                .else(0)
-                .end(),
-            )
-            .as('pages'),
-          eb.fn
-            .sum<number>(eb.case().when('status', '=', 'ok').then(sql.ref<number>('cache_hit')).else(0).end())
-            .as('hits'),
-        ])
-        .executeTakeFirstOrThrow(),
-      window
-        .select((eb) => ['operation as key', count(eb), credits(eb)])
-        .groupBy('operation')
-        .execute(),
-      window
-        .where('fetcher', 'is not', null)
-        .select((eb) => ['fetcher as key', count(eb), credits(eb)])
-        .groupBy('fetcher')
-        .execute(),
-      window
-        .select((eb) => ['status', count(eb)])
-        .groupBy('status')
-        .execute(),
-    ]);
-    const requests = Number(totals.requests);
-    const pages = Number(totals.pages ?? 0);
-    const [p50, p95] = await Promise.all([percentile(since, requests, 0.5), percentile(since, requests, 0.95)]);
-    const group = (rows: { key: string | null; requests: unknown; millis: unknown }[]) =>
+  /** The window from `since` (counted by whole hours: the totals are hourly). */
+  async function summarizeWindow(rows: readonly TotalsRow[], since: number) {
+    const hour = Math.floor(since / 3_600_000) * 3_600_000;
+    const inWindow = rows.filter((row) => row.at >= hour);
+    const all = sumTotals(inWindow.filter((row) => row.account_id === EVERYONE));
+    const anonymous = sumTotals(inWindow.filter((row) => row.account_id === ANONYMOUS));
+    const group = (byKey: Summed['byOperation']) =>
       Object.fromEntries(
-        rows.map((r) => [r.key ?? 'none', { requests: Number(r.requests), credits: toCredits(Number(r.millis)) }]),
+        Object.entries(byKey).map(([key, g]) => [key, { requests: g.requests, credits: toCredits(g.creditsMillis) }]),
       );
     return {
-      since: new Date(since).toISOString(),
-      requests,
-      anonymous_requests: Number(totals.anonymous ?? 0),
-      credits: toCredits(Number(totals.millis)),
-      errors: Number(totals.errors ?? 0),
-      cache_hit_ratio: pages === 0 ? null : Number(totals.hits ?? 0) / pages,
-      latency_ms: { p50, p95 },
-      by_operation: group(byOperation),
-      by_fetcher: group(byFetcher),
-      by_status: Object.fromEntries(byStatus.map((r) => [r.status, Number(r.requests)])),
+      since: new Date(hour).toISOString(),
+      requests: all.requests,
+      anonymous_requests: anonymous.requests,
+      credits: toCredits(all.creditsMillis),
+      errors: all.failed,
+      cache_hit_ratio: all.pages === 0 ? null : all.cacheHits / all.pages,
+      latency_ms: await latency(hour),
+      by_operation: group(all.byOperation),
+      by_fetcher: group(all.byFetcher),
+      by_status: all.byStatus,
     };
   }
 
   return async function collectMetrics() {
     const now = clock.now();
-    const [accounts, byPlan, keys, sessions, last24h, month] = await Promise.all([
+    const [accounts, byPlan, keys, sessions, totals] = await Promise.all([
       db
         .selectFrom('accounts')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -110,8 +77,11 @@ export function createMetrics(deps: { store: Store; clock: Clock }) {
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('expires_at', '>', now)
         .executeTakeFirstOrThrow(),
-      summarizeWindow(now - 86_400_000),
-      summarizeWindow(monthBounds(now).start),
+      readTotals(store, [EVERYONE, ANONYMOUS], Math.min(now - DAY_MS, monthBounds(now).start)),
+    ]);
+    const [last24h, month] = await Promise.all([
+      summarizeWindow(totals, now - DAY_MS),
+      summarizeWindow(totals, monthBounds(now).start),
     ]);
     return {
       generated_at: new Date(now).toISOString(),

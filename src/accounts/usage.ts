@@ -1,11 +1,11 @@
 // The usage summary of an account for the current calendar month: credits by operation and fetcher, counts,
 // what is left of the allowance, the balance, and a per-day series for a chart.
-import { sql, type ExpressionBuilder } from 'kysely';
 import { toCredits } from '../pricing.js';
 import type { Store } from '../store/db.js';
-import { BILLING_OPERATIONS, type Account, type Database } from '../store/types.js';
+import { BILLING_OPERATIONS, type Account } from '../store/types.js';
 import { dayIndex, dayLabel, monthBounds, type Clock } from './clock.js';
 import type { Credits } from './credits/index.js';
+import { readTotals, sumTotals, type Summed } from './totals.js';
 
 export interface UsageSummary {
   period: { month: string; start: string; end: string };
@@ -24,82 +24,39 @@ export interface UsageSummary {
   purchases: { at: string; operation: string; item_key: string | null; credits_added: number }[];
 }
 
-const sumCredits = (eb: ExpressionBuilder<Database, 'ledger'>) =>
-  eb.fn.coalesce(eb.fn.sum<number>('credits_millis'), sql.lit(0));
-
-/** Operations that fetch pages: a batch row is one page of a batch. */
-const FETCH_OPERATIONS = ['fetch', 'batch'];
-
 export function createUsage(deps: { store: Store; clock: Clock; credits: Credits }) {
   const { store, clock, credits } = deps;
 
   return async function summarizeUsage(account: Account): Promise<UsageSummary> {
     const now = clock.now();
     const { start, end } = monthBounds(now);
-    const allRows = store.db
-      .selectFrom('ledger')
-      .where('account_id', '=', account.id)
-      .where('at', '>=', start)
-      .where('at', '<', end);
-    const month = allRows.where('operation', 'not in', BILLING_OPERATIONS);
-    // First: the view writes this process's queued rows, which the sums below must see.
+    // First: the view writes this process's queued rows, which the totals below must see.
     const view = await credits.view(account.id);
-    const [totals, byOperation, byFetcher, byDay, purchases] = await Promise.all([
-      month
-        .select((eb) => [
-          sumCredits(eb).as('millis'),
-          eb.fn.countAll().as('requests'),
-          eb.fn
-            .sum(
-              eb
-                .case()
-                .when('status', '=', 'ok')
-                .then(eb.case().when('operation', 'in', FETCH_OPERATIONS).then(1).else(0).end())
-                .else(0)
-                .end(),
-            )
-            .as('fetches'),
-          eb.fn.sum(eb.case().when('status', '=', 'ok').then(sql.ref('cache_hit')).else(0).end()).as('cache_hits'),
-          eb.fn.sum(eb.case().when('status', '=', 'ok').then(0).else(1).end()).as('failed'),
-        ])
-        .executeTakeFirstOrThrow(),
-      month
-        .select((eb) => ['operation as key', sumCredits(eb).as('millis'), eb.fn.countAll().as('requests')])
-        .groupBy('operation')
-        .execute(),
-      month
-        .where('fetcher', 'is not', null)
-        .select((eb) => ['fetcher as key', sumCredits(eb).as('millis'), eb.fn.countAll().as('requests')])
-        .groupBy('fetcher')
-        .execute(),
-      month
-        .select((eb) => [
-          sql<number>`at / 86400000`.as('day'),
-          sumCredits(eb).as('millis'),
-          eb.fn.countAll().as('requests'),
-        ])
-        .groupBy(sql`at / 86400000`)
-        .execute(),
-      allRows
+    const [rows, purchases] = await Promise.all([
+      readTotals(store, [account.id], start, end),
+      store.db
+        .selectFrom('ledger')
+        .where('account_id', '=', account.id)
+        .where('at', '>=', start)
+        .where('at', '<', end)
         .where('operation', 'in', BILLING_OPERATIONS)
         .select(['at', 'operation', 'item_key', 'credited_millis'])
         .orderBy('id')
         .execute(),
     ]);
+    const totals = sumTotals(rows);
     const { allowance } = view;
-    const perDay = new Map(byDay.map((d) => [Number(d.day), d]));
-    const daily: UsageSummary['daily'] = [];
-    for (let day = dayIndex(start); day <= dayIndex(now); day++) {
-      const row = perDay.get(day);
-      daily.push({
-        date: dayLabel(day),
-        credits: toCredits(Number(row?.millis ?? 0)),
-        requests: Number(row?.requests ?? 0),
-      });
+    const daily = new Map<number, { millis: number; requests: number }>();
+    for (let day = dayIndex(start); day <= dayIndex(now); day++) daily.set(day, { millis: 0, requests: 0 });
+    for (const row of rows) {
+      const day = daily.get(dayIndex(row.at));
+      if (!day) continue;
+      day.millis += row.creditsMillis;
+      day.requests += row.requests;
     }
-    const group = (rows: { key: string | null; millis: unknown; requests: unknown }[]) =>
+    const group = (byKey: Summed['byOperation']) =>
       Object.fromEntries(
-        rows.map((r) => [r.key ?? 'none', { credits: toCredits(Number(r.millis)), requests: Number(r.requests) }]),
+        Object.entries(byKey).map(([key, g]) => [key, { credits: toCredits(g.creditsMillis), requests: g.requests }]),
       );
     return {
       period: { month: allowance.period, start: new Date(start).toISOString(), end: new Date(end).toISOString() },
@@ -111,14 +68,18 @@ export function createUsage(deps: { store: Store; clock: Clock; credits: Credits
         renews_at: new Date(allowance.renewsAt).toISOString(),
       },
       balance_credits: toCredits(view.balanceMillis),
-      credits_used: toCredits(Number(totals.millis)),
-      requests: Number(totals.requests),
-      fetches: Number(totals.fetches ?? 0),
-      cache_hits: Number(totals.cache_hits ?? 0),
-      failed: Number(totals.failed ?? 0),
-      by_operation: group(byOperation),
-      by_fetcher: group(byFetcher),
-      daily,
+      credits_used: toCredits(totals.creditsMillis),
+      requests: totals.requests,
+      fetches: totals.fetches,
+      cache_hits: totals.cacheHits,
+      failed: totals.failed,
+      by_operation: group(totals.byOperation),
+      by_fetcher: group(totals.byFetcher),
+      daily: [...daily].map(([day, d]) => ({
+        date: dayLabel(day),
+        credits: toCredits(d.millis),
+        requests: d.requests,
+      })),
       purchases: purchases.map((row) => ({
         at: new Date(Number(row.at)).toISOString(),
         operation: row.operation,

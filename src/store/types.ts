@@ -137,12 +137,30 @@ export interface AnonymousUsageTable {
   requests: number;
 }
 
+/**
+ * Requests and credits per account, hour and kind of request, kept by a trigger on ledger inserts
+ * (migrations/0005-usage-totals.ts). account_id 0 counts callers without an account; -1 counts everyone.
+ */
+export interface UsageTotalsTable {
+  account_id: number;
+  /** Hours since the epoch (UTC). */
+  hour: number;
+  operation: string;
+  /** '' when no fetcher ran. */
+  fetcher: string;
+  status: string;
+  cache_hit: number;
+  requests: number;
+  credits_millis: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   magic_links: MagicLinksTable;
   sessions: SessionsTable;
   ledger: LedgerTable;
+  usage_totals: UsageTotalsTable;
   billing_customers: BillingCustomersTable;
   billing_events: BillingEventsTable;
   billing_checkouts: BillingCheckoutsTable;

@@ -8,9 +8,13 @@ import pg from 'pg';
 import { createAccounts } from '../../src/accounts/index.js';
 import { batchSizes } from '../../src/accounts/credits/index.js';
 import { createSpendJournal } from '../../src/accounts/credits/journal.js';
+import { createLedgerWriter } from '../../src/accounts/credits/ledger-writer.js';
+import { ANONYMOUS, EVERYONE, readTotals } from '../../src/accounts/totals.js';
 import { loadConfig } from '../../src/config.js';
+import { priceOf } from '../../src/pricing.js';
 import type { Mailer } from '../../src/mail/types.js';
 import { createStore, type Store } from '../../src/store/db.js';
+import { BILLING_OPERATIONS } from '../../src/store/types.js';
 import { DATABASES, createPostgresSchema } from '../helpers/databases.js';
 
 type T = { after(fn: () => Promise<void> | void): unknown; skip(message?: string): void };
@@ -35,7 +39,7 @@ async function openStore(t: T, backend: (typeof DATABASES)[number]): Promise<Sto
 }
 
 function setup(store: Store, at: { now: number }, env: Record<string, string> = {}) {
-  const config = loadConfig({ FREE_MONTHLY_CREDITS: '5', ...env });
+  const config = loadConfig({ FREE_MONTHLY_CREDITS: '5', STARTER_MONTHLY_CREDITS: '5', ...env });
   const clock = { now: () => at.now };
   const journal = createSpendJournal({ dir: mkdtempSync(join(tmpdir(), 'fetchdown-journal-')) });
   const accounts = createAccounts({ store, mailer: nullMailer, config, log: silent, clock, journal });
@@ -73,7 +77,7 @@ for (const backend of DATABASES) {
         .execute();
       assert.deepEqual(
         applied.map((r: any) => r.name),
-        ['0001-accounts', '0002-billing', '0003-credit-leases', '0004-anonymous-usage'],
+        ['0001-accounts', '0002-billing', '0003-credit-leases', '0004-anonymous-usage', '0005-usage-totals'],
       );
     });
 
@@ -89,11 +93,13 @@ for (const backend of DATABASES) {
         .selectAll()
         .where('email', '=', 'ledger@example.com')
         .executeTakeFirstOrThrow();
+      // A plan whose allowance counts credits (the free tier counts fetches: its own test below).
+      await credits.changePlan(account.id, 'starter');
 
       // 5 credits of allowance: four 1-credit reservations, one settled as a 0.1 cache hit. Each answer is delivered.
       const settle = async (r: any, price: number, delivered = true) => {
         const settled = await credits.settle(r, {
-          priceMillis: price,
+          price: priceOf(price),
           key_id: null,
           operation: 'fetch',
           fetcher: 'html',
@@ -106,33 +112,33 @@ for (const backend of DATABASES) {
         settled.keep(delivered);
         return settled.charged;
       };
-      const a = await credits.reserve(account.id, 1000);
+      const a = await credits.reserve(account.id, priceOf(1000));
       assert.ok(a.ok);
       await settle(a.reservation, 100);
       for (let i = 0; i < 4; i++) {
-        const r = await credits.reserve(account.id, 1000);
+        const r = await credits.reserve(account.id, priceOf(1000));
         assert.ok(r.ok, `reservation ${i}`);
         await settle(r.reservation, 1000);
       }
-      const refused = await credits.reserve(account.id, 1000);
+      const refused = await credits.reserve(account.id, priceOf(1000));
       assert.equal(refused.ok, false);
       assert.ok(
-        !refused.ok && refused.allowanceLeftMillis === 900 && refused.balanceMillis === 0 && refused.plan === 'free',
+        !refused.ok && refused.allowanceLeftMillis === 900 && refused.balanceMillis === 0 && refused.plan === 'starter',
       );
 
       // A pack: the rest of the allowance is used first, then the balance.
       await accounts.addBalance(account.id, 2000);
-      const mixed = await credits.reserve(account.id, 1000);
+      const mixed = await credits.reserve(account.id, priceOf(1000));
       assert.ok(mixed.ok);
       assert.deepEqual([mixed.reservation.fromAllowance, mixed.reservation.fromBalance], [900, 100]);
       // An answer that never reached its caller is not charged.
-      const lost = await credits.reserve(account.id, 1000);
+      const lost = await credits.reserve(account.id, priceOf(1000));
       assert.ok(lost.ok);
       assert.equal(await settle(lost.reservation, 1000, false), 1000);
       assert.equal((await credits.view(account.id)).balanceMillis, 2000);
       // A failure refunds both parts.
       const failed = await credits.settle(mixed.reservation, {
-        priceMillis: 0,
+        price: priceOf(0),
         key_id: null,
         operation: 'fetch',
         fetcher: null,
@@ -149,7 +155,7 @@ for (const backend of DATABASES) {
       assert.equal(view.allowance.used, 4100);
 
       // A dearer fetcher than reserved (browser, 5) takes the difference from what is left.
-      const dear = await credits.reserve(account.id, 1000);
+      const dear = await credits.reserve(account.id, priceOf(1000));
       assert.ok(dear.ok);
       await settle(dear.reservation, 5000);
       view = await credits.view(account.id);
@@ -162,7 +168,7 @@ for (const backend of DATABASES) {
 
       // Next month the allowance is whole again.
       at.now = Date.UTC(2026, 11, 1, 0, 0, 1);
-      const december = await credits.reserve(account.id, 5000);
+      const december = await credits.reserve(account.id, priceOf(5000));
       assert.ok(december.ok);
       assert.equal(december.reservation.fromAllowance, 5000);
       assert.equal(december.reservation.lease.period, '2026-12');
@@ -189,7 +195,7 @@ for (const backend of DATABASES) {
         .select('id')
         .where('email', '=', 'race@example.com')
         .executeTakeFirstOrThrow();
-      const results = await Promise.all(Array.from({ length: 40 }, () => credits.reserve(account.id, 1000)));
+      const results = await Promise.all(Array.from({ length: 40 }, () => credits.reserve(account.id, priceOf(1000))));
       assert.equal(results.filter((r) => r.ok).length, 5);
       await credits.close();
     });
@@ -228,6 +234,83 @@ for (const backend of DATABASES) {
           request_id: null,
         });
       }
+    });
+
+    test('usage totals count each ledger row once, by any path, and match a scan of the ledger', async (t) => {
+      const store = await openStore(t, backend);
+      if (!store) return;
+      const at = { now: NOV_10 };
+      const { accounts, credits } = setup(store, at);
+      await accounts.signup('totals@example.com', 'default');
+      const account = await store.db
+        .selectFrom('accounts')
+        .select('id')
+        .where('email', '=', 'totals@example.com')
+        .executeTakeFirstOrThrow();
+      const details = (i: number) => ({
+        key_id: null,
+        operation: i % 3 ? 'fetch' : 'batch',
+        fetcher: i % 4 ? 'html' : null,
+        cache_hit: i % 2,
+        tokens: 1,
+        status: i % 5 ? 'ok' : 'upstream_timeout',
+        url_host: null,
+        duration_ms: 1,
+      });
+      for (let i = 0; i < 700; i++) void credits.record({ account_id: i % 2 ? account.id : null, ...details(i) });
+      for (let i = 0; i < 4; i++) {
+        at.now += 3_600_000 * i;
+        const held = await credits.reserve(account.id, priceOf(1000));
+        assert.ok(held.ok);
+        const settled = await credits.settle(held.reservation, { price: priceOf(100 * (i + 1)), ...details(i) });
+        settled.keep(true);
+      }
+      await credits.flush();
+      // A flush offered again and a journal replayed: rows the ledger has are skipped, and not counted again.
+      const billed = await store.db.selectFrom('ledger').selectAll().where('request_id', 'is not', null).execute();
+      const again = billed.map(({ id: _id, ...row }) => row);
+      const writer = createLedgerWriter(store);
+      await writer.insert(store.db, again);
+      assert.deepEqual(await writer.insertNew(store.db, again), []);
+      await accounts.addBalance(account.id, 5000);
+
+      const ledger = await store.db
+        .selectFrom('ledger')
+        .select((eb) => [
+          'account_id',
+          'operation',
+          'status',
+          eb.fn.countAll<number>().as('requests'),
+          eb.fn.sum<number>('credits_millis').as('millis'),
+        ])
+        .where('operation', 'not in', BILLING_OPERATIONS)
+        .groupBy(['account_id', 'operation', 'status'])
+        .execute();
+      const expected = (who: (row: (typeof ledger)[number]) => boolean) =>
+        Object.fromEntries(
+          ledger
+            .filter(who)
+            .map((row) => [`${row.operation}/${row.status}`, [Number(row.requests), Number(row.millis)]]),
+        );
+      const totals = async (accountId: number, who: (row: (typeof ledger)[number]) => boolean) => {
+        const rows = await readTotals(store, [accountId], NOV_10 - 86_400_000);
+        const sums: Record<string, number[]> = {};
+        for (const row of rows) {
+          const sum = (sums[`${row.operation}/${row.status}`] ??= [0, 0]);
+          sum[0]! += row.requests;
+          sum[1]! += row.creditsMillis;
+        }
+        assert.deepEqual(sums, expected(who));
+        return rows.length;
+      };
+      assert.ok((await totals(account.id, (row) => row.account_id === account.id)) <= 4 * 2 * 2 * 2 * 2);
+      await totals(ANONYMOUS, (row) => row.account_id === null);
+      const everyone = await readTotals(store, [EVERYONE], NOV_10 - 86_400_000);
+      assert.equal(
+        everyone.reduce((sum, row) => sum + row.requests, 0),
+        704,
+      );
+      await credits.close();
     });
   });
 }

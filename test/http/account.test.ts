@@ -65,6 +65,46 @@ for (const backend of DATABASES) {
       assert.ok(!keys.text.includes(res.body.api_key), 'the key is never shown again');
     });
 
+    test('usage of 20,000 requests is read from a few total rows, and the admin metrics from the same totals', async (t) => {
+      const api = await app(t, { ADMIN_TOKEN: 'admin-token-for-totals-test' });
+      if (!api) return;
+      const { apiKey } = await signUp(api);
+      const me = await api.request('GET', '/account/me', undefined, withKey(apiKey));
+      const { credits } = api.services.accounts;
+      for (let i = 0; i < 20_000; i++)
+        void credits.record({
+          account_id: me.body.id,
+          key_id: null,
+          operation: 'fetch',
+          fetcher: 'html',
+          cache_hit: i % 2,
+          tokens: 1,
+          status: i % 10 ? 'ok' : 'upstream_timeout',
+          url_host: null,
+          duration_ms: 1,
+        });
+      await credits.flush();
+      const usage = await api.request('GET', '/account/usage', undefined, withKey(apiKey));
+      assert.equal(usage.status, 200, usage.text);
+      assert.deepEqual(
+        [usage.body.requests, usage.body.fetches, usage.body.failed, usage.body.cache_hits],
+        [20_000, 18_000, 2_000, 10_000],
+      );
+      assert.equal(usage.body.daily.at(-1).requests, 20_000);
+      const totals = await api.services.store.db
+        .selectFrom('usage_totals')
+        .selectAll()
+        .where('account_id', '=', me.body.id)
+        .execute();
+      assert.ok(totals.length <= 8, `${totals.length} total rows`);
+      const metrics = await api.request('GET', '/admin/metrics', undefined, {
+        'x-admin-token': 'admin-token-for-totals-test',
+      });
+      assert.equal(metrics.status, 200, metrics.text);
+      assert.ok(metrics.body.month.requests >= 20_000);
+      assert.ok(metrics.body.month.by_status.upstream_timeout >= 2_000);
+    });
+
     test('a known address gets the same answer, no key, and a sign-in link by e-mail', async (t) => {
       const api = await app(t);
       if (!api) return;

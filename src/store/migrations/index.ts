@@ -5,6 +5,7 @@ import * as m0001 from './0001-accounts.js';
 import * as m0002 from './0002-billing.js';
 import * as m0003 from './0003-credit-leases.js';
 import * as m0004 from './0004-anonymous-usage.js';
+import * as m0005 from './0005-usage-totals.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a migration's schema is not today's (0001-accounts)
 type Step = { up(dialect: Dialect): (db: Kysely<any>) => Promise<void> };
@@ -14,6 +15,7 @@ const STEPS: Record<string, Step> = {
   '0002-billing': m0002,
   '0003-credit-leases': m0003,
   '0004-anonymous-usage': m0004,
+  '0005-usage-totals': m0005,
 };
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {
