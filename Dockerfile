@@ -1,7 +1,7 @@
 # Fetchdown's container image: the HTTP API (and MCP over Streamable HTTP at /mcp) on port 8080, with Debian's
 # Chromium for the browser fetcher. The build stage runs the commands the tests run on a checkout (npm ci, whose
 # prepare script is npm run build); the image keeps production dependencies only and runs as the unprivileged node user.
-# Configure it with the environment variables of README.md § Configuration; no secret is baked in.
+# Configure it with the environment variables of docs/operations.md § Configuration; no secret is baked in.
 
 FROM node:20-bookworm-slim AS build
 # better-sqlite3 falls back to compiling from source when no prebuilt binary can be downloaded.

@@ -1,6 +1,7 @@
 // `npm run bench:memory`: the resident memory of one API process (the build, dist/main.js) through ten rounds of 50
 // concurrent uncached fetches of ~1 MB pages: idle, peak per round (Linux's VmHWM when there is /proc, else sampled
-// from /metrics) and settled after each round, to show the bound (README "Production") and that nothing accumulates.
+// from /metrics) and settled after each round, to show the bound (docs/operations.md, "Monitoring") and that nothing
+// accumulates.
 import { readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { killAll, freePort, sleep } from '../test/topology/children.js';

@@ -158,10 +158,11 @@ const load = () =>
     .join(' ');
 console.log(`load average before: ${load()} (a shared 2-core machine: other agents' work runs beside these figures)`);
 // Warm-up: thread start, the probe page cached, and WARMUP_PASSES passes of the 181 pages on every build. A thread's
-// V8 compiles the extraction code as it goes: its first ~1,000 pages cost 1.5-3x its steady state (BENCHMARKS.md,
-// EXTRACT_WORKER_MAX_TASKS), and a long-running server is past that. Without it each of two threads sees half the
-// pages one inline thread sees, and the rows would measure the JIT's warm-up rather than the cores: ten passes give
-// each of two threads ~900 pages (with four, the first round's threads still ran at 0.7x of the later rounds).
+// V8 compiles the extraction code as it goes: its first ~1,000 pages cost 1.5-3x its steady state
+// (docs/benchmarks-log.md, EXTRACT_WORKER_MAX_TASKS), and a long-running server is past that. Without it each of two
+// threads sees half the pages one inline thread sees, and the rows would measure the JIT's warm-up rather than the
+// cores: ten passes give each of two threads ~900 pages (with four, the first round's threads still ran at 0.7x of
+// the later rounds).
 for (const api of [...Object.values(apis), ...(before ? [before] : [])]) {
   const pool = new Pool(api.base, { connections: 1 });
   await post(pool, { url: `${siteOrigin}/probe` });

@@ -2,8 +2,8 @@
 // bin, dist/conversion-worker.js for the extraction threads) with the code they share, and what they load on demand,
 // split into chunks. One file per chunk instead of a module per source file and dependency is what makes
 // `fetchdown mcp` and the CLI start fast: Node 20 spent most of
-// their start-up resolving, reading and compiling ~1,000 small modules (BENCHMARKS.md, "Start-up from the installed
-// package"). Type checking is `npm run typecheck`; the bundle only strips types.
+// their start-up resolving, reading and compiling ~1,000 small modules (docs/benchmarks-log.md, "Start-up from the
+// installed package"). Type checking is `npm run typecheck`; the bundle only strips types.
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -29,7 +29,7 @@ const { metafile } = await build({
   target: 'node20.19',
   external: EXTERNAL,
   // No keepNames: identifiers are not minified, so names stay as written, and keepNames wraps every function made at
-  // run time in a __name() call: 1.04–1.47× the server CPU of a cached /fetch (BENCHMARKS.md, "Serving").
+  // run time in a __name() call: 1.04–1.47× the server CPU of a cached /fetch (docs/benchmarks-log.md, "Serving").
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: 'eof',

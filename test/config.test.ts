@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { ConfigError, loadConfig, userDataDir } from '../src/config.js';
 
-test('defaults match the README', () => {
+test('defaults match docs/operations.md', () => {
   const config = loadConfig({});
   assert.equal(config.PORT, 8080);
   assert.equal(config.DATA_DIR, './data');

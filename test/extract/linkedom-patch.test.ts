@@ -1,7 +1,8 @@
 // patches/linkedom+*.patch makes linkedom create a node's listener map on its first addEventListener instead of in
 // every node's constructor (a WeakMap entry and a Map per node: ~30 % of extraction time), keep each selector it
 // compiles instead of compiling it on every querySelectorAll, matches and closest (~20 %), and build a parsed
-// element's classList when something first reads it rather than for every element with a class (BENCHMARKS.md).
+// element's classList when something first reads it rather than for every element with a class
+// (docs/benchmarks-log.md).
 // Events, selectors and classes must behave as before; npm ci (prepare) applies the patch and fails if it no longer
 // applies.
 import assert from 'node:assert/strict';

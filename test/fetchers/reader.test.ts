@@ -116,7 +116,7 @@ describe('reader', () => {
     assert.equal(outcome.failure.code, 'blocked_url');
     assert.match(outcome.failure.detail, /reader provider was led from 127\.0\.0\.1:\d+ to 127\.0\.0\.2:\d+/);
     assert.ok(!JSON.stringify(outcome).includes('TOP-SECRET'));
-    // The stand-in did reach the internal server: only a reader that guards itself prevents that (README).
+    // The stand-in did reach the internal server: only a reader that guards itself prevents that (docs/operations.md).
     assert.equal(secret.hits(), 1);
   });
 

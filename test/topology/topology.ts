@@ -1,5 +1,5 @@
-// A whole deployment as the README describes it: N API processes (dist/main.js) sharing one Postgres and one Redis,
-// nginx in front. Processes can be stopped gracefully, killed, and started again on their port.
+// A whole deployment as docs/operations.md ("Production") describes it: N API processes (dist/main.js) sharing one
+// Postgres and one Redis, nginx in front. Processes can be stopped gracefully, killed, and started again on their port.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
