@@ -1,5 +1,6 @@
 // The PDF fetcher: pdf.js (Mozilla, Apache-2.0) reads the text layer page by page; pdf-layout.ts turns positioned runs
-// into Markdown. Chosen over MuPDF (faster, but AGPL-3.0 and table cells one per line): BENCHMARKS.md has the figures.
+// into Markdown. Chosen over MuPDF (faster, but AGPL-3.0 and table cells one per line): docs/benchmarks-log.md has
+// the figures.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';

@@ -3,7 +3,8 @@
 // when no key is configured.
 // The provider's own address is the operator's and not guarded; the guard checks the target before the provider is
 // asked and the final URL it reports after, so a self-hosted reader that follows redirects inward is refused.
-// A provider that reports no final URL, or resolves names differently, must block private addresses itself (README).
+// A provider that reports no final URL, or resolves names differently, must block private addresses itself
+// (docs/operations.md, "Security").
 import { errors, request } from 'undici';
 import type { FetchFailure } from '../errors.js';
 import type { AddressPolicy } from '../net/guard.js';

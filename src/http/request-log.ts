@@ -1,6 +1,7 @@
 // The request log: one line per finished request, at a level that follows its outcome. Successful answers are logged
 // at debug, so at the default level (info) a busy server writes nothing per request that went well: Fastify's own
-// pair of info lines per request (incoming, completed) cost more than the rest of a cached /fetch (BENCHMARKS.md).
+// pair of info lines per request (incoming, completed) cost more than the rest of a cached /fetch
+// (docs/benchmarks-log.md).
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 const SEVERITY: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 };

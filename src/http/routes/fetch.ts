@@ -11,7 +11,7 @@ const FETCH_ERRORS = [403, 413, 415, 422, 502, 503, 504];
 /**
  * The JSON of answers the fetch service hands to many requests (a cached page read whole), made once per answer. Kept
  * as bytes: a string built by the serialiser is a rope, and Fastify's Content-Length and the socket's UTF-8 encoding
- * walked it again on every request (BENCHMARKS.md, "Serving").
+ * walked it again on every request (docs/benchmarks-log.md, "Serving").
  */
 const serialized = new WeakMap<FetchResult, Buffer>();
 
