@@ -1,5 +1,6 @@
 // SSRF guard: which URLs may be requested and a DNS lookup for net.connect that refuses blocked addresses.
-// The lookup hands the socket the very addresses it checked, so a second DNS answer (rebinding) never gets used.
+// The lookup asks for both families itself and hands the socket the very addresses it checked, so neither the socket's
+// hints nor a second DNS answer (rebinding) decide what it connects to.
 import dns, { type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import type { FetchFailure } from '../errors.js';
@@ -14,7 +15,10 @@ export class BlockedAddressError extends Error {
   }
 }
 
-/** Resolves a host name to all of its addresses; dns.lookup by default (the system resolver, /etc/hosts included). */
+/**
+ * Resolves a host name to its addresses of `options.family` (the guard asks 4 and 6 apart); dns.lookup by default (the
+ * system resolver, /etc/hosts included).
+ */
 export type ResolveHost = (hostname: string, options: LookupOptions) => Promise<LookupAddress[]>;
 
 export interface AddressPolicyOptions {
@@ -31,13 +35,56 @@ export interface AddressPolicy {
   allows(ip: string): boolean;
   /** Scheme and IP-literal check done before any socket exists; null when the URL may be requested. */
   checkUrl(url: URL): FetchFailure | null;
-  /** For net.connect / tls.connect `lookup`: resolves, refuses if ANY address is blocked, returns what it checked. */
+  /**
+   * For net.connect / tls.connect `lookup`: resolves both families, refuses if ANY address is blocked, returns what it
+   * checked (of the family the socket asked for, when it named one).
+   */
   lookup: LookupFunction;
 }
 
 const SCHEMES = new Set(['http:', 'https:']);
 
 const resolveWithDns: ResolveHost = (hostname, options) => dns.promises.lookup(hostname, { ...options, all: true });
+
+/** "No such name" and "no address of this family": the answer of a name that has only the other family. */
+const NO_ADDRESS = new Set(['ENOTFOUND', 'ENODATA']);
+const FAMILIES = [4, 6] as const;
+
+/**
+ * Every address of `hostname`, IPv4 then IPv6, each family asked for on its own. Not with the socket's options:
+ * net.connect asks with AI_ADDRCONFIG, with which getaddrinfo on a machine without an IPv6 address of its own asks
+ * for A records only, so a name with only AAAA records did not resolve and AAAA answers went unchecked. A family that
+ * fails is left out when the other answers (nothing unchecked is ever connected to); when both fail, the error that
+ * says most: a temporary failure before "no such name".
+ */
+async function resolveBothFamilies(resolveHost: ResolveHost, hostname: string): Promise<LookupAddress[]> {
+  const answers = await Promise.allSettled(
+    FAMILIES.map(async (family) => ({ family, found: await resolveHost(hostname, { family }) })),
+  );
+  const addresses: LookupAddress[] = [];
+  const failures: NodeJS.ErrnoException[] = [];
+  for (const answer of answers) {
+    if (answer.status === 'rejected') {
+      failures.push(answer.reason as NodeJS.ErrnoException);
+      continue;
+    }
+    // Only answers of the family asked: a resolver that answers every question with all its addresses (a hosts
+    // table) still gives each address once.
+    const { family, found } = answer.value;
+    for (const { address } of found) if (isIP(address) === family) addresses.push({ address, family });
+  }
+  if (addresses.length > 0) return addresses;
+  const failure = failures.find((f) => !NO_ADDRESS.has(f.code ?? '')) ?? failures[0];
+  if (failure) throw failure;
+  throw Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND', hostname });
+}
+
+/** The family a socket asked its lookup for: 4, 6, or 0 for either. */
+function familyAsked(family: LookupOptions['family']): 0 | 4 | 6 {
+  if (family === 4 || family === 'IPv4') return 4;
+  if (family === 6 || family === 'IPv6') return 6;
+  return 0;
+}
 
 /**
  * The host of a URL as an address when it is an IP literal (WHATWG URL already turned 0x7f.1 and 2130706433 into dotted
@@ -77,19 +124,18 @@ export function createAddressPolicy(options: AddressPolicyOptions): AddressPolic
   }
 
   const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
-    resolveHost(hostname, lookupOptions).then(
+    resolveBothFamilies(resolveHost, hostname).then(
       (addresses) => {
-        // Refuse on any blocked answer, not only the first: the socket may fall back to the others (happy eyeballs).
-        const first = addresses[0];
-        if (!first) {
-          callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND', hostname }), '');
-        } else if (addresses.some((a) => !allows(a.address))) {
-          callback(new BlockedAddressError(hostname), '');
-        } else if (lookupOptions.all) {
-          callback(null, addresses);
-        } else {
-          callback(null, first.address, first.family);
-        }
+        const family = familyAsked(lookupOptions.family);
+        const usable = family === 0 ? addresses : addresses.filter((a) => a.family === family);
+        const first = usable[0];
+        // Refuse on any blocked answer of either family, not only the first: the socket may fall back to the others
+        // (happy eyeballs), and a name that points inward at all is not one to fetch.
+        if (addresses.some((a) => !allows(a.address))) callback(new BlockedAddressError(hostname), '');
+        else if (!first)
+          callback(Object.assign(new Error(`no IPv${family} address for ${hostname}`), { code: 'ENOTFOUND' }), '');
+        else if (lookupOptions.all) callback(null, usable);
+        else callback(null, first.address, first.family);
       },
       (error: NodeJS.ErrnoException) => callback(error, ''),
     );

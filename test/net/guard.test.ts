@@ -11,6 +11,7 @@ import {
   type ResolveHost,
 } from '../../src/net/guard.js';
 import { createGuardedAgent } from '../../src/net/guarded-agent.js';
+import { createTestDns, notFound } from '../helpers/test-dns.js';
 import { startLoopback } from './loopback.js';
 
 const LOOPBACK_SPELLINGS = [
@@ -54,14 +55,6 @@ function lookupWith(policy: AddressPolicy, hostname: string, all: boolean): Prom
     policy.lookup(hostname, { all }, (error, address, family) => resolve({ error, address, family }));
   });
 }
-
-const fakeDns =
-  (answers: Record<string, string[]>): ResolveHost =>
-  async (hostname) => {
-    const addresses = answers[hostname];
-    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-  };
 
 describe('checkUrl', () => {
   test('refuses every spelling of loopback', () => {
@@ -140,7 +133,7 @@ describe('lookup', () => {
   test('refuses when ANY answer is blocked', async () => {
     const policy = createAddressPolicy({
       allowPrivateNetworks: false,
-      resolveHost: fakeDns({ 'mixed.test': ['93.184.215.14', '10.0.0.7'] }),
+      resolveHost: createTestDns({ 'mixed.test': ['93.184.215.14', '10.0.0.7'] }),
     });
     const { error } = await lookupWith(policy, 'mixed.test', true);
     assert.ok(error instanceof BlockedAddressError);
@@ -149,7 +142,7 @@ describe('lookup', () => {
   test('returns every checked answer, or the first one, in the shape net.connect asked for', async () => {
     const policy = createAddressPolicy({
       allowPrivateNetworks: false,
-      resolveHost: fakeDns({ 'public.test': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'] }),
+      resolveHost: createTestDns({ 'public.test': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'] }),
     });
     const all = await lookupWith(policy, 'public.test', true);
     assert.equal(all.error, null);
@@ -162,9 +155,69 @@ describe('lookup', () => {
   });
 
   test('passes DNS errors through unchanged', async () => {
-    const policy = createAddressPolicy({ allowPrivateNetworks: false, resolveHost: fakeDns({}) });
+    const policy = createAddressPolicy({ allowPrivateNetworks: false, resolveHost: createTestDns({}) });
     const { error } = await lookupWith(policy, 'nowhere.test', true);
     assert.equal(error?.code, 'ENOTFOUND');
+  });
+
+  test('asks for each family on its own, whatever the socket asked: AAAA answers are checked and handed over', async () => {
+    const asked: unknown[] = [];
+    const dns = createTestDns({ 'v6.test': ['2606:4700::1111'], 'inward.test': ['93.184.215.14', 'fd00:ec2::254'] });
+    const policy = createAddressPolicy({
+      allowPrivateNetworks: false,
+      resolveHost: (hostname, options) => {
+        asked.push(options.family);
+        return dns(hostname, options);
+      },
+    });
+    // net.connect's own question: no family, AI_ADDRCONFIG.
+    const v6 = await new Promise<LookupResult>((resolve) =>
+      policy.lookup('v6.test', { all: true, hints: 32 }, (error, address) => resolve({ error, address })),
+    );
+    assert.equal(v6.error, null);
+    assert.deepEqual(v6.address, [{ address: '2606:4700::1111', family: 6 }]);
+    assert.deepEqual(asked.sort(), [4, 6]);
+    const inward = await lookupWith(policy, 'inward.test', true);
+    assert.ok(inward.error instanceof BlockedAddressError, 'a private AAAA behind a public A is refused');
+  });
+
+  test('a socket that names a family gets only addresses of that family, all of them checked', async () => {
+    const policy = createAddressPolicy({
+      allowPrivateNetworks: false,
+      resolveHost: createTestDns({ 'dual.test': ['93.184.215.14', '2606:4700::1111'], 'v4.test': ['93.184.215.14'] }),
+    });
+    const lookupFamily = (hostname: string, family: number) =>
+      new Promise<LookupResult>((resolve) =>
+        policy.lookup(hostname, { family }, (error, address, family) => resolve({ error, address, family })),
+      );
+    const six = await lookupFamily('dual.test', 6);
+    assert.deepEqual([six.error, six.address, six.family], [null, '2606:4700::1111', 6]);
+    const none = await lookupFamily('v4.test', 6);
+    assert.equal(none.error?.code, 'ENOTFOUND');
+  });
+
+  test('one family failing leaves the other; both failing reports a temporary failure before "no such name"', async () => {
+    const flakyAaaa: ResolveHost = async (hostname, options) => {
+      if (options.family === 4) return [{ address: '93.184.215.14', family: 4 }];
+      throw Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname}`), { code: 'EAI_AGAIN' });
+    };
+    const partial = await lookupWith(
+      createAddressPolicy({ allowPrivateNetworks: false, resolveHost: flakyAaaa }),
+      'a.test',
+      true,
+    );
+    assert.deepEqual([partial.error, partial.address], [null, [{ address: '93.184.215.14', family: 4 }]]);
+
+    const down: ResolveHost = async (hostname, options) => {
+      if (options.family === 4) throw notFound(hostname);
+      throw Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname}`), { code: 'EAI_AGAIN' });
+    };
+    const failed = await lookupWith(
+      createAddressPolicy({ allowPrivateNetworks: false, resolveHost: down }),
+      'b.test',
+      true,
+    );
+    assert.equal(failed.error?.code, 'EAI_AGAIN');
   });
 
   test('allows loopback answers when private networks are allowed', async () => {
@@ -179,7 +232,7 @@ describe('lookup', () => {
     const policy = createAddressPolicy({
       allowPrivateNetworks: false,
       isBlocked: () => false,
-      resolveHost: fakeDns({ 'pinned.test': ['127.0.0.1'] }),
+      resolveHost: createTestDns({ 'pinned.test': ['127.0.0.1'] }),
     });
     const socket = connect({ host: 'pinned.test', port: site.port, lookup: policy.lookup });
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
@@ -188,7 +241,7 @@ describe('lookup', () => {
 
     const refusing = createAddressPolicy({
       allowPrivateNetworks: false,
-      resolveHost: fakeDns({ 'pinned.test': ['127.0.0.1'] }),
+      resolveHost: createTestDns({ 'pinned.test': ['127.0.0.1'] }),
     });
     const refused = connect({ host: 'pinned.test', port: site.port, lookup: refusing.lookup });
     const error = await new Promise<Error>((resolve) => refused.once('error', resolve));
@@ -203,7 +256,7 @@ describe('guarded agent (the check at the socket, without the URL check in front
     const policy = createAddressPolicy({
       allowPrivateNetworks: false,
       isBlocked: (ip) => ip !== '127.0.0.1',
-      resolveHost: fakeDns({ 'inside.test': ['127.0.0.2'], 'ok.test': ['127.0.0.1'] }),
+      resolveHost: createTestDns({ 'inside.test': ['127.0.0.2'], 'ok.test': ['127.0.0.1'] }),
     });
     const agent = createGuardedAgent(policy, { timeoutMs: 2000 });
     t.after(() => agent.close());

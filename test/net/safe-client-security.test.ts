@@ -1,8 +1,8 @@
 // SSRF at the socket: refused requests never reach the server, and every redirect hop is checked again.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { ResolveHost } from '../../src/net/guard.js';
 import { createSafeClient, type SafeClientOptions } from '../../src/net/safe-client.js';
+import { createTestDns } from '../helpers/test-dns.js';
 import { startLoopback, type Loopback } from './loopback.js';
 
 const BASE: SafeClientOptions = {
@@ -18,11 +18,6 @@ function clientWith(t: { after(fn: () => Promise<void>): void }, overrides: Part
   t.after(() => client.close());
   return client;
 }
-
-const fakeDns =
-  (answers: Record<string, string[]>): ResolveHost =>
-  async (hostname) =>
-    (answers[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
 let site: Loopback;
 before(async () => {
@@ -62,7 +57,7 @@ describe('with private networks refused', () => {
   });
 
   test('a host name that resolves to a blocked address is refused at connect, naming the host only', async (t) => {
-    const client = clientWith(t, { resolveHost: fakeDns({ 'intranet.test': ['10.1.2.3'] }) });
+    const client = clientWith(t, { resolveHost: createTestDns({ 'intranet.test': ['10.1.2.3'] }) });
     const outcome = await client.request(new URL('http://intranet.test/'));
     assert.ok(!outcome.ok);
     assert.equal(outcome.failure.code, 'blocked_url');
@@ -73,7 +68,7 @@ describe('with private networks refused', () => {
   test('one blocked answer among public ones is enough to refuse', async (t) => {
     const client = clientWith(t, {
       isBlocked: (ip) => ip === '127.0.0.2',
-      resolveHost: fakeDns({ 'mixed.test': ['127.0.0.1', '127.0.0.2'] }),
+      resolveHost: createTestDns({ 'mixed.test': ['127.0.0.1', '127.0.0.2'] }),
     });
     const before = site.hits();
     const outcome = await client.request(new URL(`http://mixed.test:${site.port}/`));
@@ -83,7 +78,10 @@ describe('with private networks refused', () => {
 
   test('the socket goes to the checked address', async (t) => {
     // "pinned.test" is in no DNS, so reaching the site proves the connection used the lookup's answer.
-    const client = clientWith(t, { isBlocked: () => false, resolveHost: fakeDns({ 'pinned.test': ['127.0.0.1'] }) });
+    const client = clientWith(t, {
+      isBlocked: () => false,
+      resolveHost: createTestDns({ 'pinned.test': ['127.0.0.1'] }),
+    });
     const outcome = await client.request(new URL(`http://pinned.test:${site.port}/pinned`));
     assert.ok(outcome.ok);
     assert.match(outcome.response.body.toString(), /site \/pinned/);
@@ -119,7 +117,7 @@ describe('redirects are re-checked at every hop', () => {
   test('a redirect to a host name that resolves to a blocked address is refused at lookup', async (t) => {
     const client = clientWith(t, {
       isBlocked: (ip) => ip === '127.0.0.2',
-      resolveHost: fakeDns({ 'rebind.test': ['127.0.0.2'] }),
+      resolveHost: createTestDns({ 'rebind.test': ['127.0.0.2'] }),
     });
     const before = site.hits();
     const outcome = await client.request(
