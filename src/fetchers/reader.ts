@@ -1,9 +1,10 @@
 // The reader fetcher: a client for a Jina-Reader-compatible API (GET `${READER_BASE_URL}${url}`, Bearer key, JSON
 // `{code, data: {title, content, url, description, publishedTime}}`). A fallback for sites that refuse us; never used
 // when no key is configured.
-// The provider's own address is the operator's and not guarded; the guard checks the target before the provider is
-// asked and the final URL it reports after, so a self-hosted reader that follows redirects inward is refused.
-// A provider that reports no final URL, or resolves names differently, must block private addresses itself
+// The provider's own address is the operator's and not guarded. The router hands it the URL where the guarded
+// client's redirects ended (router.ts); the guard checks that target before the provider is asked and the final URL it
+// reports after. What the site shows the provider alone, the provider's own DNS answers and whatever it loads beyond
+// the page are out of the guard's sight: a self-hosted provider must block private addresses itself
 // (docs/operations.md, "Security").
 import { errors, request } from 'undici';
 import type { FetchFailure } from '../errors.js';

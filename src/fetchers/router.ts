@@ -52,6 +52,11 @@ export interface RouterDeps {
 }
 
 const CONVERTERS = new Set<FetcherName>(['html', 'pdf']);
+/**
+ * Fetchers that load the URL where the guard cannot see (the reader provider, which follows redirects itself): they
+ * are handed the URL where the guarded client's redirects ended, so a hop the guard refuses is never theirs to follow.
+ */
+const GIVEN_FINAL_URL = new Set<FetcherName>(['reader']);
 const ROUTE_BY_FINDING = new Map<Finding, Route>(ROUTES.map((route) => [route.finding, route]));
 /** Whether `text` holds at least `count` letters and digits, read no further than needed. */
 function hasLetters(text: string, count: number): boolean {
@@ -135,7 +140,7 @@ export function createRouter(deps: RouterDeps): Router {
       let outcome: FetchOutcome;
       if (name === 'html' && probe.htmlOutcome) outcome = probe.htmlOutcome;
       else if (CONVERTERS.has(name)) outcome = await (fetcher as ResponseConverter).convert(probe.response);
-      else outcome = await fetcher.fetch(url, { signal });
+      else outcome = await fetcher.fetch(GIVEN_FINAL_URL.has(name) ? probe.response.url : url, { signal });
       const ms = Math.round(performance.now() - started);
       attempts.push(
         outcome.ok
@@ -232,8 +237,14 @@ export function createRouter(deps: RouterDeps): Router {
         outcome: failed({ code: 'fetcher_unavailable', detail: `fetcher ${name} cannot run: ${why}`, retryable: true }),
         attempts: [],
       };
+    if (GIVEN_FINAL_URL.has(name)) {
+      // The guarded client follows the redirects first, checking every hop; the body is not needed.
+      const landed = await client.request(url, { headers: { accept: ACCEPT }, signal, maxBytes: 0 });
+      if (!landed.ok) return { fetcher: name, outcome: landed, attempts: [] };
+      return { fetcher: name, outcome: await fetcher.fetch(landed.response.url, { signal }), attempts: [] };
+    }
     if (!CONVERTERS.has(name)) {
-      // The browser and the reader load the URL elsewhere: the guard checks it here first, as the client would.
+      // The browser loads the URL elsewhere: the guard checks it here first, as the client would.
       const refused = await checkTarget(policy, url);
       if (refused) return { fetcher: name, outcome: failed(refused), attempts: [] };
       return { fetcher: name, outcome: await fetcher.fetch(url, { signal }), attempts: [] };

@@ -173,6 +173,15 @@ try { const ws = new WebSocket('${target.replace('http', 'ws')}/ws'); ws.onopen 
           `() => setTimeout(() => { for (;;) {} }, 50));</script></body></html>`,
       ),
     '/redirect': (_req, res, url) => {
+      res.writeHead(Number(url.searchParams.get('status') ?? 302), {
+        location: url.searchParams.get('to') ?? '/article',
+      });
+      res.end();
+    },
+    // Redirects every client but Fetchdown, which it refuses: what only the reader provider is shown.
+    '/redirect-others': (req, res, url) => {
+      if ((req.headers['user-agent'] ?? '').startsWith('FetchdownBot'))
+        return send(res, 403, '<html><body><h1>Forbidden</h1></body></html>');
       res.writeHead(302, { location: url.searchParams.get('to') ?? '/article' });
       res.end();
     },
@@ -238,17 +247,20 @@ export interface ReaderStandIn extends Counted {
   baseUrl: string;
   /** Target URLs asked for, in order. */
   requested: string[];
+  /** False: `data.url` is the URL it was asked for, not where the redirects it followed ended (true at start). */
+  setReportsFinalUrl(reports: boolean): void;
 }
 
 /**
  * A Jina-Reader-compatible provider: GET `${base}${url}` with `Authorization: Bearer <key>` and
  * `Accept: application/json` → `{code: 200, status: 20000, data: {title, description, url, content,
- * publishedTime}}`. Targets whose URL contains "reader-down" get a 503, a wrong key a 401. A target on a `/redirect`
- * path is fetched for real, its redirects followed and the final URL reported, as a self-hosted reader without an SSRF
- * guard of its own does.
+ * publishedTime}}`. Targets whose URL contains "reader-down" get a 503, a wrong key a 401. A target on a `/redirect…`
+ * path is fetched for real and its redirects followed, as a self-hosted reader without an SSRF guard of its own does;
+ * the final URL is reported unless setReportsFinalUrl(false).
  */
 export async function startReaderStandIn(apiKey: string): Promise<ReaderStandIn> {
   const requested: string[] = [];
+  let reportsFinalUrl = true;
   const server = await serve(async (req, res, url) => {
     const target = decodeURIComponent((req.url ?? '/').slice('/r/'.length));
     requested.push(target);
@@ -261,12 +273,13 @@ export async function startReaderStandIn(apiKey: string): Promise<ReaderStandIn>
       return json(400, { code: 400, readableMessage: 'send Accept: application/json' });
     if (!url.pathname.startsWith('/r/')) return json(404, { code: 404 });
     if (target.includes('reader-down')) return json(503, { code: 503, readableMessage: 'upstream overloaded' });
-    if (new URL(target).pathname === '/redirect') {
+    if (new URL(target).pathname.startsWith('/redirect')) {
       const followed = await fetch(target);
+      const url = reportsFinalUrl ? followed.url : target;
       return json(200, {
         code: 200,
         status: 20000,
-        data: { title: 'Followed', description: '', url: followed.url, content: await followed.text() },
+        data: { title: 'Followed', description: '', url, content: await followed.text() },
       });
     }
     json(200, {
@@ -281,5 +294,10 @@ export async function startReaderStandIn(apiKey: string): Promise<ReaderStandIn>
       },
     });
   });
-  return { ...server, baseUrl: `${server.origin}/r/`, requested };
+  return {
+    ...server,
+    baseUrl: `${server.origin}/r/`,
+    requested,
+    setReportsFinalUrl: (reports) => void (reportsFinalUrl = reports),
+  };
 }
