@@ -3,7 +3,7 @@
 // The copy that counts is a file per lease, appended before anything else happens (a killed process does not undo
 // what the kernel has), in a folder of this process's own, which its successor on the same port reads at start. With
 // Redis, a copy goes there too, so that any process can settle the leases of one whose machine is gone.
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { NewLedgerRow } from '../../store/types.js';
@@ -26,6 +26,8 @@ const FILE = /^([\w-]+)\.jsonl$/;
 export function createSpendJournal(options: { dir: string; redis?: Redis }): SpendJournal {
   const { dir, redis } = options;
   let made = false;
+  /** Each lease's file, open for appending while the lease lives: a write per charge, not an open, write and close. */
+  const files = new Map<string, number>();
   const fileOf = (leaseId: string) => join(dir, `${leaseId.replace(/[^\w-]/g, '')}.jsonl`);
   const keyOf = (leaseId: string) => `fetchdown:journal:${leaseId}`;
 
@@ -52,7 +54,9 @@ export function createSpendJournal(options: { dir: string; redis?: Redis }): Spe
       if (!made) mkdirSync(dir, { recursive: true });
       made = true;
       const line = JSON.stringify(row);
-      appendFileSync(fileOf(leaseId), `${line}\n`);
+      let fd = files.get(leaseId);
+      if (fd === undefined) files.set(leaseId, (fd = openSync(fileOf(leaseId), 'a')));
+      writeSync(fd, `${line}\n`);
       redis?.hset(keyOf(leaseId), row.request_id!, line).catch(() => undefined);
     },
     forget(leaseId, requestIds) {
@@ -63,6 +67,9 @@ export function createSpendJournal(options: { dir: string; redis?: Redis }): Spe
       return [...readFile(leaseId), ...shared];
     },
     async drop(leaseId) {
+      const fd = files.get(leaseId);
+      if (fd !== undefined) closeSync(fd);
+      files.delete(leaseId);
       rmSync(fileOf(leaseId), { force: true });
       await redis?.del(keyOf(leaseId));
     },
