@@ -47,7 +47,12 @@ test('without SMTP_URL every message is an .eml file in DATA_DIR/outbox, and onl
     text: 'Open https://x.test/auth/verify?token=T0KEN',
     link: 'https://x.test/auth/verify?token=T0KEN',
   });
-  await mailer.send({ to: 'ada@example.com', subject: 'Your key', text: 'fd_live_SECRETKEY' });
+  const key = `fd_live_${'K3y='.repeat(20)}`;
+  await mailer.send({
+    to: 'ada@example.com',
+    subject: 'Your key',
+    text: `Your key: ${key}\nKeep it – it is shown once`,
+  });
   const files = readdirSync(join(dataDir, 'outbox')).sort();
   assert.equal(files.length, 2);
   assert.ok(files.every((f) => f.endsWith('.eml')));
@@ -55,10 +60,18 @@ test('without SMTP_URL every message is an .eml file in DATA_DIR/outbox, and onl
   assert.equal(mode, 0o600, 'readable by the service user only');
   const parsed = await Promise.all(files.map((f) => simpleParser(readFileSync(join(dataDir, 'outbox', f)))));
   assert.deepEqual(parsed.map((m) => m.subject).sort(), ['Sign in', 'Your key']);
+  // A person copies the key and the link out of the file itself: no soft line breaks, no =3D.
+  const texts = files.map((f) => readFileSync(join(dataDir, 'outbox', f), 'utf8'));
+  assert.ok(
+    texts.some((text) => text.includes(`Your key: ${key}\n`)),
+    texts.join('\n---\n'),
+  );
+  assert.ok(texts.some((text) => text.includes('Open https://x.test/auth/verify?token=T0KEN')));
+  assert.ok(parsed.some((m) => m.text?.includes('Keep it – it is shown once')));
   assert.equal(lines.length, 2);
   assert.equal(lines[0]!.fields.link, 'https://x.test/auth/verify?token=T0KEN');
   assert.equal(lines[1]!.fields.link, undefined);
-  assert.ok(!JSON.stringify(lines).includes('SECRETKEY'), 'an API key is never logged');
+  assert.ok(!JSON.stringify(lines).includes('K3y='), 'an API key is never logged');
 });
 
 test('a fresh install signs in end to end through the outbox', async (t) => {
