@@ -60,8 +60,9 @@ export const ConfigSchema = Type.Object({
   // Remote mode of the MCP server and CLI: call this Fetchdown API with this key instead of fetching in-process.
   FETCHDOWN_API_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   FETCHDOWN_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
-  // Where the public reaches this server: the absolute links of /spec, /llms.txt and /.well-known/mcp.json.
-  PUBLIC_BASE_URL: Type.String({ default: 'http://localhost:8080', pattern: '^https?://' }),
+  // Where the public reaches this server: the absolute links of /spec, /llms.txt and /.well-known/mcp.json, sign-in
+  // links. Unset: the address this server listens on (servedBaseUrl).
+  PUBLIC_BASE_URL: Type.String({ default: '', pattern: '^(https?://.*)?$' }),
   // Accounts, keys, sessions and usage: a SQLite file under DATA_DIR unless DATABASE_URL names a Postgres database.
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   ANONYMOUS_ACCESS: Bool(true),
@@ -145,7 +146,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Recor
     throw new ConfigError(`${name}: ${expected} (got "${String(error.value)}")`);
   }
   checkCombinations(config as Config);
-  return Object.freeze(config as Config);
+  const built = config as Config;
+  const base = built.PUBLIC_BASE_URL || servedBaseUrl(built.HOST, built.PORT);
+  return Object.freeze({ ...built, PUBLIC_BASE_URL: base });
+}
+
+/**
+ * The URL of the address a server listens on: `localhost` for a loopback or every-interface bind (what a browser on
+ * the same machine opens), else the host itself.
+ */
+export function servedBaseUrl(host: string, port: number): string {
+  const local = ['127.0.0.1', '::1', '0.0.0.0', '::', 'localhost'].includes(host);
+  const name = local ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
 }
 
 /** Variables that only make sense together: refused at start rather than failing on the first request. */

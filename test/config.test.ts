@@ -69,3 +69,12 @@ test('the per-user data directory of an installed package follows each platform'
   );
   assert.equal(loadConfig({}).MCP_DEFAULT_MAX_TOKENS, 10000);
 });
+
+test('PUBLIC_BASE_URL defaults to the address served: the port and host the server listens on', () => {
+  assert.equal(loadConfig({}).PUBLIC_BASE_URL, 'http://localhost:8080');
+  assert.equal(loadConfig({ PORT: '8090' }).PUBLIC_BASE_URL, 'http://localhost:8090');
+  assert.equal(loadConfig({ HOST: '0.0.0.0', PORT: '9000' }).PUBLIC_BASE_URL, 'http://localhost:9000');
+  assert.equal(loadConfig({ HOST: '10.1.2.3', PORT: '9000' }).PUBLIC_BASE_URL, 'http://10.1.2.3:9000');
+  assert.equal(loadConfig({ HOST: 'fd00::5', PORT: '9000' }).PUBLIC_BASE_URL, 'http://[fd00::5]:9000');
+  assert.equal(loadConfig({ PORT: '8090', PUBLIC_BASE_URL: 'https://x.example' }).PUBLIC_BASE_URL, 'https://x.example');
+});

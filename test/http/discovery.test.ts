@@ -5,6 +5,8 @@ import { after, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { TOOLS } from '../../src/contract/tools.js';
 import { connectHttp } from '../helpers/mcp-client.js';
+import { startServerProcess } from '../helpers/server-process.js';
+import { freePort } from '../topology/children.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const BASE = 'https://fetchdown.example';
@@ -206,4 +208,15 @@ test('GET /openapi.json is a valid OpenAPI 3.1 document (and the validator does 
   broken.paths['/search'].post.responses = { 200: { content: {} } }; // a response without its required description
   const rejected = await new Validator().validate(broken);
   assert.equal(rejected.valid, false);
+});
+
+test('`PORT=… fetchdown serve` without PUBLIC_BASE_URL links to the port it serves, not 8080', async (t) => {
+  const port = await freePort();
+  const server = await startServerProcess(t, { PORT: String(port) });
+  assert.equal(server.base, `http://127.0.0.1:${port}`);
+  const spec = await fetch(`${server.base}/spec`).then((r) => r.json());
+  assert.equal(spec.links.openapi, `http://localhost:${port}/openapi.json`);
+  const llms = await fetch(`${server.base}/llms.txt`).then((r) => r.text());
+  assert.ok(llms.includes(`http://localhost:${port}/`), llms);
+  assert.ok(!llms.includes('localhost:8080'));
 });
