@@ -56,7 +56,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const translated = translate(error);
     const { status, body } = renderError(translated);
     // Logged once, on the request's own line (request-log.ts), with the cause chain.
-    if (status >= 500) request.failure = error;
+    if (status >= 500) request.failure = translated;
     if (translated instanceof AppError && translated.options.headers) void reply.headers(translated.options.headers);
     if (request.routeOptions.config.plainTextErrors && wantsPlainText(request.headers.accept)) {
       void reply
