@@ -40,7 +40,7 @@ function notConfigured(missing: string[]): AppError {
   return new AppError(
     'billing_not_configured',
     `billing is not configured on this server: set ${missing.join(' and ')} ` +
-      '(STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, and STRIPE_API_BASE for a Stripe stand-in; see docs/operations.md)',
+      '(the Stripe set-up: docs/operations.md, "Billing with Stripe: set-up")',
   );
 }
 
