@@ -2,7 +2,7 @@
 // shared/bench/extraction in each style, against inline links with images kept (the default), and what restyling costs.
 // Run: npx tsx bench/link-style.ts   (or npm run bench:links)
 import { extractHtml } from '../src/extract/index.js';
-import { restyleMarkdown, type MarkdownStyle } from '../src/extract/link-style.js';
+import { restyleMarkdown, type MarkdownStyle } from '../src/extract/formats/link-style.js';
 import { countTokens } from '../src/tokens/count.js';
 import { loadBenchmarkPages } from './benchmark-pages.js';
 

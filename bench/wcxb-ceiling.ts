@@ -7,7 +7,7 @@
 // page (an oracle). Beside them, Fetchdown's own text answers (extractHtml), whitespace ignored and as WCXB scores.
 //   tsx bench/wcxb-ceiling.ts
 import { extractHtml } from '../src/extract/index.js';
-import { normaliseHtml, parseDocument } from '../src/extract/parse.js';
+import { normaliseHtml, parseDocument } from '../src/extract/parse/parse.js';
 import { PAGE_TYPES, loadWcxbPage, loadWcxbTruth, wcxbIds } from './wcxb-pages.js';
 
 /** Lower-cased with every whitespace removed: blind to how blocks and lines are separated. */

@@ -1,7 +1,7 @@
 // The wire contract of fetching: request and response schemas of fetch, batch, search, estimate and cache, the one
 // source for validation (every surface), serialisation and /openapi.json.
 import { Type, type Static } from '@sinclair/typebox';
-import { IMAGE_STYLES, LINK_STYLES } from '../extract/styles.js';
+import { IMAGE_STYLES, LINK_STYLES } from '../extract/formats/styles.js';
 
 export const MAX_URL_LENGTH = 2083;
 export const MAX_BATCH_URLS = 20;

@@ -1,20 +1,20 @@
 // Main-content extraction: HTML of a page → title, description, language, GFM Markdown and plain text; plus the
 // Markdown → typed blocks conversion behind format=json. Nothing here throws on any input.
-import { extractFullContent } from './boilerplate.js';
-import { restoreBylines } from './bylines.js';
-import { cleanContent } from './clean.js';
-import { markdownToDocument, type DocumentBlock, type MarkdownDocument } from './document.js';
-import { declaresPageNotPost, looksLikeLandingPage } from './landing.js';
-import { findMainContent } from './main-content.js';
-import { removePosterStats } from './noise.js';
-import { dropEmptyAndRepeatedLines, trimShortEdges } from './edges.js';
-import { convertToMarkdown, prependTitle, resolveMarkdownUrls, tidyMarkdown } from './markdown.js';
-import { decodeEntities } from './inline.js';
-import { missingProductDescription } from './product-description.js';
-import { detectPageType, setPageType, type PageType } from './page-type.js';
-import { NO_DETAILS, readMetadata, type PageDetails, type PageMetadata } from './metadata.js';
-import { assertNestingDepth, normaliseHtml, parseDocument, stripInertMarkup } from './parse.js';
-import { renderBlocksAsText } from './text.js';
+import { extractFullContent } from './content/boilerplate.js';
+import { restoreBylines } from './content/bylines.js';
+import { cleanContent } from './clean/clean.js';
+import { markdownToDocument, type DocumentBlock, type MarkdownDocument } from './formats/document.js';
+import { declaresPageNotPost, looksLikeLandingPage } from './page-type/landing.js';
+import { findMainContent } from './content/main-content.js';
+import { removePosterStats } from './content/noise.js';
+import { dropEmptyAndRepeatedLines, trimShortEdges } from './markdown/edges.js';
+import { convertToMarkdown, prependTitle, resolveMarkdownUrls, tidyMarkdown } from './markdown/markdown.js';
+import { decodeEntities } from './formats/inline.js';
+import { missingProductDescription } from './metadata/product-description.js';
+import { detectPageType, setPageType, type PageType } from './page-type/page-type.js';
+import { NO_DETAILS, readMetadata, type PageDetails, type PageMetadata } from './metadata/metadata.js';
+import { assertNestingDepth, normaliseHtml, parseDocument, stripInertMarkup } from './parse/parse.js';
+import { renderBlocksAsText } from './formats/text.js';
 
 export type { DocumentBlock, MarkdownDocument, PageDetails };
 export { markdownToDocument };

@@ -2,13 +2,13 @@
 // extraction, `include` extracts only the elements its selectors match, in document order. Selectors are read by the
 // same engine that applies them (linkedom's, css-select), so a selector that passes validation is one that runs.
 import { DOMParser } from 'linkedom';
-import { prepareCodeBlocks } from './code-language.js';
-import { cleanContent } from './clean.js';
-import { dropEmptyAndRepeatedLines } from './edges.js';
+import { prepareCodeBlocks } from './clean/code-language.js';
+import { cleanContent } from './clean/clean.js';
+import { dropEmptyAndRepeatedLines } from './markdown/edges.js';
 import { extractHtml, markdownToText } from './index.js';
-import { convertToMarkdown } from './markdown.js';
-import { readMetadata } from './metadata.js';
-import { assertNestingDepth, normaliseHtml, parseDocument } from './parse.js';
+import { convertToMarkdown } from './markdown/markdown.js';
+import { readMetadata } from './metadata/metadata.js';
+import { assertNestingDepth, normaliseHtml, parseDocument } from './parse/parse.js';
 
 export interface Selection {
   include: readonly string[];

@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { normalisePdfDate } from '../extract/dates.js';
+import { normalisePdfDate } from '../extract/metadata/dates.js';
 import { markdownToText } from '../extract/index.js';
 import type { FetchFailure } from '../errors.js';
 import type { HttpResponse, SafeClient } from '../net/safe-client.js';

@@ -10,7 +10,7 @@ import { errors, request } from 'undici';
 import type { FetchFailure } from '../errors.js';
 import type { AddressPolicy } from '../net/guard.js';
 import { checkTarget } from './browser-guard.js';
-import { normaliseDate } from '../extract/dates.js';
+import { normaliseDate } from '../extract/metadata/dates.js';
 import { detectChallenge } from './challenge.js';
 import type { Conversions } from './conversions.js';
 import { failed, type Fetcher, type FetchOutcome } from './types.js';

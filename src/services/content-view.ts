@@ -10,7 +10,7 @@ import {
   withDefinitions,
   type MarkdownStyle,
   type StyledMarkdown,
-} from '../extract/link-style.js';
+} from '../extract/formats/link-style.js';
 import type { Format } from '../contract/fetch.js';
 import { countTokens } from '../tokens/count.js';
 import { selectForQuery, withoutRanges, type QueryPart, type Range } from '../tokens/select.js';

@@ -1,7 +1,13 @@
 // Cursors for reading a long page in parts: they point into one cached copy, so part 2 always matches part 1.
 import { createHash } from 'node:crypto';
 import { ValidationError } from '../errors.js';
-import { DEFAULT_STYLE, IMAGE_STYLES, LINK_STYLES, isDefaultStyle, type MarkdownStyle } from '../extract/styles.js';
+import {
+  DEFAULT_STYLE,
+  IMAGE_STYLES,
+  LINK_STYLES,
+  isDefaultStyle,
+  type MarkdownStyle,
+} from '../extract/formats/styles.js';
 import type { Format } from '../contract/fetch.js';
 
 export interface Cursor {

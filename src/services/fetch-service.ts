@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { AppError, ValidationError, failureToError, type ValidationIssue } from '../errors.js';
 import { selectorProblem, type Selection } from '../extract/selection.js';
 import { systemClock, type Clock } from '../util/clock.js';
-import { DEFAULT_STYLE, type MarkdownStyle } from '../extract/link-style.js';
+import { DEFAULT_STYLE, type MarkdownStyle } from '../extract/formats/link-style.js';
 import type { Conversions } from '../fetchers/conversions.js';
 import type { Router } from '../fetchers/router.js';
 import { FETCHER_NAMES, type FetcherChoice, type FetcherName } from '../fetchers/types.js';

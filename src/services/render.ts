@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { CacheHit } from '../cache/types.js';
 import { markdownToDocument } from '../extract/index.js';
-import type { MarkdownStyle } from '../extract/link-style.js';
+import type { MarkdownStyle } from '../extract/formats/link-style.js';
 import type { FetchedPage, FetcherName } from '../fetchers/types.js';
 import type { FetchResult, Format } from '../contract/fetch.js';
 import { fetchMillicredits, toCredits } from '../pricing.js';

@@ -2,7 +2,7 @@
 // paragraphs that are one link, link lists, and the short lines at the article's edges. Each one through extractHtml.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dropEmptyAndRepeatedLines, trimShortEdges } from '../../src/extract/edges.js';
+import { dropEmptyAndRepeatedLines, trimShortEdges } from '../../src/extract/markdown/edges.js';
 import { extractHtml } from '../../src/extract/index.js';
 import { articlePage, PAGE_URL, paragraph, SIDEBAR, SITE_FOOTER, SITE_HEADER } from './pages.js';
 

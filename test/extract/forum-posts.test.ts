@@ -2,10 +2,10 @@
 // its answers' comment threads (asides, where a forum's comment-named posts stay), and bare post counters.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isBoilerplate } from '../../src/extract/boilerplate.js';
+import { isBoilerplate } from '../../src/extract/content/boilerplate.js';
 import { extractHtml } from '../../src/extract/index.js';
-import { setPageType } from '../../src/extract/page-type.js';
-import { parseDocument } from '../../src/extract/parse.js';
+import { setPageType } from '../../src/extract/page-type/page-type.js';
+import { parseDocument } from '../../src/extract/parse/parse.js';
 
 const prose = (words: number, seed: string) => Array.from({ length: words }, (_, i) => `${seed}${i % 7}`).join(' ');
 const NAMES = ['alice', 'bob', 'carol', 'dave'];

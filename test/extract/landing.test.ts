@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { extractHtml } from '../../src/extract/index.js';
-import { looksLikeLandingPage } from '../../src/extract/landing.js';
-import { parseDocument } from '../../src/extract/parse.js';
+import { looksLikeLandingPage } from '../../src/extract/page-type/landing.js';
+import { parseDocument } from '../../src/extract/parse/parse.js';
 import { assertContains, paragraph } from './pages.js';
 
 const page = (body: string) => parseDocument(`<html><head><title>x</title></head><body>${body}</body></html>`);

@@ -2,7 +2,12 @@
 // and the reference numbers and definitions that parts of a page are given.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { restyleMarkdown, styleMarkdown, withDefinitions, type MarkdownStyle } from '../../src/extract/link-style.js';
+import {
+  restyleMarkdown,
+  styleMarkdown,
+  withDefinitions,
+  type MarkdownStyle,
+} from '../../src/extract/formats/link-style.js';
 
 const REFERENCE: MarkdownStyle = { links: 'reference', images: 'keep' };
 const NONE: MarkdownStyle = { links: 'none', images: 'keep' };

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { extractHtml } from '../../src/extract/index.js';
-import { hasPlainSkeleton, normaliseHtml, parseDocument } from '../../src/extract/parse.js';
+import { hasPlainSkeleton, normaliseHtml, parseDocument } from '../../src/extract/parse/parse.js';
 import { PAGE_URL, paragraph } from './pages.js';
 
 const ARTICLE = [1, 2, 3, 4].map(paragraph).join('');

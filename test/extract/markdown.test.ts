@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseHTML } from 'linkedom';
-import { cleanContent } from '../../src/extract/clean.js';
+import { cleanContent } from '../../src/extract/clean/clean.js';
 import { extractHtml } from '../../src/extract/index.js';
-import { convertToMarkdown } from '../../src/extract/markdown.js';
+import { convertToMarkdown } from '../../src/extract/markdown/markdown.js';
 import { articlePage, PAGE_URL, paragraph } from './pages.js';
 
 /** The Markdown of an article made of some prose and `html`, without the title and prose around it. */

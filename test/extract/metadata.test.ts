@@ -2,10 +2,10 @@
 // trust, and from malformed input; the date normalisation they share with the PDF and reader fetchers.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { normaliseDate, normalisePdfDate } from '../../src/extract/dates.js';
+import { normaliseDate, normalisePdfDate } from '../../src/extract/metadata/dates.js';
 import { extractHtml } from '../../src/extract/index.js';
-import { NO_DETAILS, readMetadata, type PageDetails } from '../../src/extract/metadata.js';
-import { normaliseHtml, parseDocument } from '../../src/extract/parse.js';
+import { NO_DETAILS, readMetadata, type PageDetails } from '../../src/extract/metadata/metadata.js';
+import { normaliseHtml, parseDocument } from '../../src/extract/parse/parse.js';
 
 const PAGE_URL = 'https://news.example/2024/03/bridge.html';
 

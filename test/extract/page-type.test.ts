@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { extractHtml } from '../../src/extract/index.js';
-import { detectPageType } from '../../src/extract/page-type.js';
-import { parseDocument } from '../../src/extract/parse.js';
+import { detectPageType } from '../../src/extract/page-type/page-type.js';
+import { parseDocument } from '../../src/extract/parse/parse.js';
 
 const prose = (words: number, seed: string) => Array.from({ length: words }, (_, i) => `${seed}${i % 7}`).join(' ');
 

@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { extractHtml } from '../../src/extract/index.js';
-import { convertToMarkdown, resolveMarkdownUrls, tidyMarkdown } from '../../src/extract/markdown.js';
-import { MAX_NESTING } from '../../src/extract/nesting.js';
-import { cleanContent } from '../../src/extract/clean.js';
-import { normaliseHtml, parseDocument, stripInertMarkup } from '../../src/extract/parse.js';
+import { convertToMarkdown, resolveMarkdownUrls, tidyMarkdown } from '../../src/extract/markdown/markdown.js';
+import { MAX_NESTING } from '../../src/extract/markdown/nesting.js';
+import { cleanContent } from '../../src/extract/clean/clean.js';
+import { normaliseHtml, parseDocument, stripInertMarkup } from '../../src/extract/parse/parse.js';
 
 /**
  * Linear, not quadratic: the same pass on an input 8 times as long costs about 8 times the CPU, where a backtracking
@@ -44,7 +44,8 @@ test('string passes stay linear on pathological input', () => {
   assertLinear('convertToMarkdown, a paragraph of line breaks', (k) =>
     convertToMarkdown(`<p>${'a  b<br>'.repeat((n / 4) * k)}</p>`),
   );
-  // Past MAX_NESTING levels quotes and lists are unwrapped (src/extract/nesting.ts): depth costs no more than length.
+  // Past MAX_NESTING levels quotes and lists are unwrapped (src/extract/markdown/nesting.ts): depth costs no more
+  // than length.
   assertLinear('convertToMarkdown, quotes and lists nested deep', (k) =>
     convertToMarkdown(`${'<blockquote><ul><li>a'.repeat(1000 * k)}${'</li></ul></blockquote>'.repeat(1000 * k)}`),
   );

@@ -1,7 +1,7 @@
 // A page that declares an article (og:type article is most sites' default) but is built like a landing page: its
 // content is spread over sibling sections (features, pricing, FAQ), of which Readability keeps one or two. Also a
 // page whose own JSON-LD says it is a page, not a post.
-import { ARTICLE_TYPES, readJsonLdTypes } from './jsonld.js';
+import { ARTICLE_TYPES, readJsonLdTypes } from '../metadata/jsonld.js';
 
 /** Sections each opened by their own heading: a news story has a few at most, a service page a dozen or more. */
 const LANDING_SECTIONS = 10;

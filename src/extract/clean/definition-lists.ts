@@ -1,8 +1,8 @@
 // Definition lists and <details>, which GFM has no form for. A term becomes a bold line and each of its definitions a
 // line starting with `: ` right under it: the definition-list syntax of Pandoc and PHP Markdown Extra, which GFM shows
 // as one paragraph ("**Term** : definition"), readable either way. A definition's further blocks follow as blocks.
-import { retag, unwrap } from './dom.js';
-import { createVerbatim } from './verbatim.js';
+import { retag, unwrap } from '../dom.js';
+import { createVerbatim } from '../markdown/verbatim.js';
 
 /** Elements that end the inline start of a definition: what follows them is a block of its own. */
 const BLOCK = /^(?:P|DIV|UL|OL|PRE|TABLE|BLOCKQUOTE|H[1-6]|FIGURE|DL|SECTION|HR)$/;

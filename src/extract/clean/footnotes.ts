@@ -1,8 +1,8 @@
 // Footnotes as GFM footnotes: a reference (`<sup><a href="#fn1">1</a></sup>`) becomes `[^1]`, and its note becomes
 // `[^1]: text` without the "↩" links back. A pair counts as a footnote only when the note links back to the reference,
 // as Pandoc, kramdown, GitHub, WordPress and MediaWiki all write them; anything else stays as it is.
-import { unwrap } from './dom.js';
-import { createVerbatim } from './verbatim.js';
+import { unwrap } from '../dom.js';
+import { createVerbatim } from '../markdown/verbatim.js';
 
 /** What a note may hold to become one `[^n]: text` line; notes with lists, code or tables stay as the page has them. */
 const NOTE_BLOCKS = 'pre, table, ul, ol, blockquote, h1, h2, h3, h4, h5, h6, dl, figure';

@@ -10,13 +10,13 @@ import {
   measureText,
 } from './boilerplate.js';
 import { markBylines, restorePosts, snapshotPosts } from './bylines.js';
-import { prepareCodeBlocks } from './code-language.js';
+import { prepareCodeBlocks } from '../clean/code-language.js';
 import { showCollapsedPanels } from './disclosures.js';
 import { unnameDataTables } from './data-tables.js';
-import { parseDocument } from './parse.js';
+import { parseDocument } from '../parse/parse.js';
 import { removeLinkParagraphs, removeNamedNoise } from './noise.js';
-import { showsNoscriptContent } from './noscript.js';
-import { pageTypeOf, setPageType, type PageType } from './page-type.js';
+import { showsNoscriptContent } from '../parse/noscript.js';
+import { pageTypeOf, setPageType, type PageType } from '../page-type/page-type.js';
 import { showCodeTabPanels } from './tab-panels.js';
 import { removeThreadForms, unwrapFieldlessForms } from './post-forms.js';
 import { removeTeaserSections } from './teasers.js';

@@ -1,6 +1,6 @@
 // A listing's filter panel (facets: sizes, colours, brands, price ranges) is a group of checkboxes or radio buttons,
 // each labelled with a word or two. The inputs go as controls; their labels would stay as a run of short lines.
-import { compactLength, holdsMostOfPage } from './page-share.js';
+import { compactLength, holdsMostOfPage } from '../page-share.js';
 
 const OPTIONS = 'input[type="checkbox"], input[type="radio"]';
 /** Fewer options are a form's consent box or a product's one choice. */

@@ -2,7 +2,7 @@
 // rewrites each <pre> into the one shape converters understand (<pre><code class="language-x">), since Readability
 // strips classes and no converter reads `<pre class="highlight python">`-style markup. Last, each block is written as
 // its fenced Markdown, which mdream passes through: mdream would collapse the blank lines inside it.
-import { createVerbatim } from './verbatim.js';
+import { createVerbatim } from '../markdown/verbatim.js';
 
 /** Readability keeps data attributes but not classes, so the language travels in this attribute. */
 const LANGUAGE_ATTRIBUTE = 'data-code-language';

@@ -2,7 +2,7 @@
 // width (spanned cells laid out on a grid), with cells of one line each, since a GFM cell cannot hold a block or a
 // newline. The first row is always the header: the <thead>'s, else the first row, of <th> or, in a table with no header
 // at all, of <td> (GFM requires a header row, and an empty one would say nothing and cost tokens).
-import { retag, unwrap } from './dom.js';
+import { retag, unwrap } from '../dom.js';
 
 /** Elements that start a new line inside a cell; in a GFM cell, that line break is written `<br>`. */
 const CELL_BLOCK =

@@ -1,7 +1,7 @@
 // Pages that render with a script and give readers without one the whole text in a <noscript> (forum engines that
 // serve their posts this way): there the noscript is the page, and everything outside it is a loading screen.
-import { unwrap } from './dom.js';
-import { compactLength } from './page-share.js';
+import { unwrap } from '../dom.js';
+import { compactLength } from '../page-share.js';
 
 /** A noscript with less text than this says "enable JavaScript" or holds a tracking pixel, not the page's content. */
 const MIN_NOSCRIPT_TEXT = 500;

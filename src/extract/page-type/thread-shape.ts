@@ -2,7 +2,7 @@
 // engines serve plain markup. Its shape tells it: a run of sibling posts, each with who wrote it (a link to a member's
 // profile), when (a <time> or a date) and a body of its own text.
 import { COMMENT_NAMES } from './comments.js';
-import { compactLength } from './page-share.js';
+import { compactLength } from '../page-share.js';
 
 /** Sibling posts of one tag and first class that make a thread; listings of teasers rarely pass the post test. */
 const MIN_POSTS = 5;

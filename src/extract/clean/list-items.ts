@@ -1,7 +1,7 @@
 // List items that hold blocks (cards of a listing: a heading, a byline div, a date span) as paragraphs mdream
 // separates. Inside a list item mdream neither breaks nor spaces at a block's edge: `<li><div>A</div><span> on</span>`
 // gives `- Aon` and `<li><h4>T</h4><div>A</div>` the heading `#### T A`. Paragraphs it does separate.
-import { retag, unwrap } from './dom.js';
+import { retag, unwrap } from '../dom.js';
 
 const BLOCKS = new Set([
   'ADDRESS',

@@ -1,7 +1,7 @@
 // What kind of page this is, from what it says about itself: the extraction profile switches on it (a forum thread
 // keeps every post, where an article's comment section goes; a page that does not call itself an article keeps its
 // grids of cards; a product page loses its reviews). Only the kinds whose profile differs are told apart.
-import { ARTICLE_TYPES, PRODUCT_TYPES, readJsonLdTypes } from './jsonld.js';
+import { ARTICLE_TYPES, PRODUCT_TYPES, readJsonLdTypes } from '../metadata/jsonld.js';
 import { hasThreadShape, isCommentsPage } from './thread-shape.js';
 
 export type PageType = 'article' | 'forum' | 'product' | 'other';

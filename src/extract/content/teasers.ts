@@ -1,7 +1,7 @@
 // Sections of other pages' teasers that a shop, a forum or a blog puts beside the content: "Customers also viewed",
 // "You may also like", "Similar threads", "Related posts". Their cards carry no telling class name, but their heading
 // says what they are; the section that heading opens goes with it.
-import { holdsMostOfPage } from './page-share.js';
+import { holdsMostOfPage } from '../page-share.js';
 
 const TEASER_HEADING = new RegExp(
   [

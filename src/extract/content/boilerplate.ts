@@ -2,10 +2,10 @@
 // hidden elements, blocks made mostly of links), and the fuller extraction that keeps everything else: the fallback
 // for pages where Readability finds nothing or only a fraction (docs pages, short pages).
 import { removeFilterPanels } from './filter-panels.js';
-import { compactLength, holdsMostOfPage } from './page-share.js';
-import { COMMENT_NAMES, isCommentOnPost } from './comments.js';
+import { compactLength, holdsMostOfPage } from '../page-share.js';
+import { COMMENT_NAMES, isCommentOnPost } from '../page-type/comments.js';
 import { isThreadForm } from './post-forms.js';
-import { pageTypeOf } from './page-type.js';
+import { pageTypeOf } from '../page-type/page-type.js';
 import { removeTeaserSections } from './teasers.js';
 
 const ALWAYS_DROPPED = new Set([

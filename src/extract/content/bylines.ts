@@ -2,8 +2,8 @@
 // the post, so Readability cleans the byline away as link-dense, or the fallback's link-list pruning does; the
 // issue asks that every post keep its author. Each post is marked with its byline before extraction, and the byline
 // goes back at the head of every marked post whose kept text lacks it.
-import { compactLength } from './page-share.js';
-import { DATE_TEXT, MEMBER_LINK } from './thread-shape.js';
+import { compactLength } from '../page-share.js';
+import { DATE_TEXT, MEMBER_LINK } from '../page-type/thread-shape.js';
 
 const AUTHOR = 'data-byline-author';
 const DATE = 'data-byline-date';

@@ -4,7 +4,7 @@
 // pattern has it (`aria-expanded="false"` and `aria-controls`), or as the accordion pattern has it when the control
 // states no expanded state (a `role="region"` panel labelled by its control), and only panels of prose: a menu's
 // dropdown is links.
-import { compactLength } from './page-share.js';
+import { compactLength } from '../page-share.js';
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:;|$)/gi;
 /** Above this share of link text a panel is a menu's dropdown, not a disclosure of content. */

@@ -2,7 +2,7 @@
 // relative links resolve against, and the details (author, date, site, canonical URL, image) from JSON-LD, the
 // head's meta and link elements, and, for author and date only, microdata and the byline in the body.
 import { normaliseDate } from './dates.js';
-import { decodeEntities } from './inline.js';
+import { decodeEntities } from '../formats/inline.js';
 import { readJsonLd } from './jsonld.js';
 
 /** What a page says about itself beyond its title; null when it does not say (or says it unusably). */

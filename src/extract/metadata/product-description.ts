@@ -1,6 +1,6 @@
 // A product's description as its JSON-LD gives it, for the pages whose visible copy a script renders or hides in a
 // drawer the extraction does not keep: shops put the same text in their Product node for search engines.
-import { decodeEntities } from './inline.js';
+import { decodeEntities } from '../formats/inline.js';
 import { readProductDescription } from './jsonld.js';
 
 /** Shorter descriptions are a tagline or the name again, not the copy the body lacks. */

@@ -3,10 +3,10 @@
 // the article's container, and drops class names before we see its result, so the named ones go from the page before
 // it runs; the teaser paragraphs, which carry no telling name, go from its result.
 import { isControlText } from './boilerplate.js';
-import { compactLength, holdsMostOfPage } from './page-share.js';
+import { compactLength, holdsMostOfPage } from '../page-share.js';
 import { isBylineMark } from './bylines.js';
-import { isCommentOnPost } from './comments.js';
-import { pageTypeOf, type PageType } from './page-type.js';
+import { isCommentOnPost } from '../page-type/comments.js';
+import { pageTypeOf, type PageType } from '../page-type/page-type.js';
 
 interface NoiseKind {
   /** Words of a class or id, matched as a whole token or a part of one between `-` and `_`. */

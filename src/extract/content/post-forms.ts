@@ -3,7 +3,7 @@
 // forms it finds link-dense; on a forum a form without a visible field is the post it holds.
 
 import { holdsMarkedPost } from './bylines.js';
-import { holdsMostOfPage } from './page-share.js';
+import { holdsMostOfPage } from '../page-share.js';
 
 /** A field a visitor fills or presses: a search or login box has at least one. */
 const FIELDS = 'input:not([type="hidden"]), textarea, select, button';

@@ -2,7 +2,7 @@
 // MathML (its TeX annotation, else its alttext, else a TeX rendering of its elements), KaTeX (whose MathML half holds
 // the TeX; the visual half is aria-hidden and gone with Readability), MathJax 2's <script type="math/tex"> (which
 // parse.ts keeps as a `data-math-tex` span) and Wikipedia's formula images, whose alt text is the TeX.
-import { createVerbatim } from './verbatim.js';
+import { createVerbatim } from '../markdown/verbatim.js';
 
 const TEX_ENCODING = /^(?:application\/x-tex|application\/x-latex|text\/x-tex|tex|latex)$/i;
 /** Wikimedia renders each formula to an image at this path, alt text the TeX; other sites link to it too. */

@@ -2,17 +2,17 @@
 // blocks with their language, formulas, footnotes, tables, figures and definition lists in a form Markdown can hold,
 // and
 // the few elements converters would pass through as raw HTML rewritten.
-import { isSkipLink } from './boilerplate.js';
+import { isSkipLink } from '../content/boilerplate.js';
 import { removeChromeLines } from './chrome-lines.js';
 import { fenceCodeBlocks, rebuildCodeBlocks } from './code-language.js';
 import { rewriteDefinitionLists } from './definition-lists.js';
-import { retag, unwrap } from './dom.js';
+import { retag, unwrap } from '../dom.js';
 import { rewriteFootnotes } from './footnotes.js';
 import { separateListItemBlocks } from './list-items.js';
 import { rewriteMath } from './math.js';
 import { collapseRepeatedCopies } from './repeats.js';
 import { rewriteTables } from './tables.js';
-import { createVerbatim } from './verbatim.js';
+import { createVerbatim } from '../markdown/verbatim.js';
 
 /** A <video>'s or <audio>'s text is what browsers that cannot play it show ("Your browser does not support…"). */
 const DROPPED =
