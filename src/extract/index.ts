@@ -3,7 +3,8 @@
 import { extractFullContent } from './content/boilerplate.js';
 import { restoreBylines } from './content/bylines.js';
 import { cleanContent } from './clean/clean.js';
-import { markdownToDocument, type DocumentBlock, type MarkdownDocument } from './formats/document.js';
+import type { DocumentBlock } from './formats/blocks.js';
+import { markdownToDocument, type MarkdownDocument } from './formats/document.js';
 import { declaresPageNotPost, looksLikeLandingPage } from './page-type/landing.js';
 import { findMainContent } from './content/main-content.js';
 import { removePosterStats } from './content/noise.js';

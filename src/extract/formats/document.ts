@@ -5,22 +5,8 @@
    -- marked's Token union includes Tokens.Generic, whose fields are `any` */
 import { Lexer, type MarkedOptions, type Token, type TokenizerExtensionFunction, type Tokens } from 'marked';
 import { decodeEntities, renderInline, type InlineSink, type LinkRef } from './inline.js';
+import type { DocumentBlock, ListItemBlock } from './blocks.js';
 import { renderBlocksAsText } from './text.js';
-
-export interface ListItemBlock {
-  text: string;
-  children?: DocumentBlock[];
-}
-
-export type DocumentBlock =
-  | { type: 'heading'; level: number; text: string }
-  | { type: 'paragraph'; text: string }
-  | { type: 'list'; ordered: boolean; start?: number; items: ListItemBlock[] }
-  | { type: 'table'; header: string[]; rows: string[][] }
-  | { type: 'code'; language: string | null; code: string }
-  | { type: 'blockquote'; text: string }
-  | { type: 'image'; alt: string; url: string }
-  | { type: 'thematic_break' };
 
 export interface MarkdownDocument {
   blocks: DocumentBlock[];

@@ -1,5 +1,5 @@
 // Plain text without Markdown syntax, rendered from the same typed blocks as format=json so the two always agree.
-import type { DocumentBlock } from './document.js';
+import type { DocumentBlock } from './blocks.js';
 
 function renderListText(list: Extract<DocumentBlock, { type: 'list' }>, indent: string): string {
   return list.items
