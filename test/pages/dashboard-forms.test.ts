@@ -67,6 +67,11 @@ describe('dashboard forms', () => {
     assert.match(checkout.text, /Billing is not configured on this server/);
     const portal = await post('/dashboard/portal', {}, { cookie });
     assert.match(portal.text, /Billing is not configured on this server/);
+    // The page offers nothing for sale that can only fail: it says that billing is off.
+    const page = await api.request('GET', '/dashboard', undefined, { cookie });
+    assert.match(page.text, /Billing is off on this server/);
+    assert.ok(!page.text.includes('action="/dashboard/checkout"'), 'no buy buttons');
+    assert.ok(!page.text.includes('action="/dashboard/portal"'));
     const playground = await post(
       '/dashboard/playground',
       { url: 'https://example.com/', api_key: 'fd_live_wrong' },

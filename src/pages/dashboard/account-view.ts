@@ -22,6 +22,8 @@ export interface DashboardData {
     period: { month: string };
   };
   keys: { id: number; label: string | null; created_at: string; last_used_at: string | null; revoked: boolean }[];
+  /** This server takes payments (Stripe is configured): without it, nothing is offered for sale. */
+  billing: boolean;
 }
 
 export interface PlaygroundResult {
@@ -184,7 +186,15 @@ function keysSection({ keys }: DashboardData, extras: DashboardExtras): Html {
   </section>`;
 }
 
-function billingSection({ account }: DashboardData): Html {
+function billingSection({ account, billing }: DashboardData): Html {
+  if (!billing)
+    return html`<section class="panel" id="billing" aria-labelledby="billing-h">
+      <h2 id="billing-h">Credits and plans</h2>
+      <p>
+        Billing is off on this server: credits and plans are not sold here. Your plan is ${account.plan}. (Operators:
+        set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to sell packs and plans.)
+      </p>
+    </section>`;
   const buy = (mode: string, key: string, text: string) =>
     html`<form method="post" action="/dashboard/checkout">
       <input type="hidden" name="mode" value="${mode}" /><input type="hidden" name="item_key" value="${key}" /><button

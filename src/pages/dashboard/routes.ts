@@ -54,7 +54,12 @@ export const dashboardRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     if (!who.body?.account) return undefined;
     const [keys, usage] = await Promise.all([api('GET', '/auth/keys'), api('GET', '/auth/usage')]);
     if (keys.status !== 200 || usage.status !== 200) return undefined;
-    return { account: who.body.account, keys: keys.body, usage: usage.body };
+    return {
+      account: who.body.account,
+      keys: keys.body,
+      usage: usage.body,
+      billing: Boolean(deps.config.STRIPE_SECRET_KEY),
+    };
   }
 
   /** The dashboard for this visitor: the account page with a session, else the sign-in form. */
