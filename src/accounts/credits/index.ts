@@ -105,6 +105,14 @@ export function createCredits(deps: {
   const ttl = deps.leaseTtlMs ?? 30_000;
   const onError = deps.onError ?? (() => undefined);
   const holder = randomUUID();
+  let sequence = 0;
+  /**
+   * A request id unique across processes and in time order: the time, this process, a counter. The ledger's unique
+   * index on it then grows at its end; random UUIDs put each row on a page of its own, 4 page writes a request on
+   * SQLite (strace: 27,805 pwrite64 for 6,633 keyed requests, against 2,170 for 4,580 anonymous ones).
+   */
+  const nextRequestId = () =>
+    `${clock.now().toString(36).padStart(9, '0')}-${holder.slice(0, 13)}-${(sequence++).toString(36)}`;
   const writer = createLedgerWriter(store);
   const leaseStore = createLeaseStore({ store, plans, writer });
   const grants = createGrants(store);
@@ -148,7 +156,7 @@ export function createCredits(deps: {
     lease.heldBalance += fromBalance;
     lease.inFlight++;
     lease.lastUsed = clock.now();
-    return { lease, requestId: randomUUID(), counted, fromAllowance, fromBalance };
+    return { lease, requestId: nextRequestId(), counted, fromAllowance, fromBalance };
   }
 
   function serially<T>(accountId: number, work: () => Promise<T>): Promise<T> {
