@@ -3,7 +3,9 @@ import type { CacheDeleted, CacheStatus, EstimateResult, FetchRequest, FetchResu
 import { AppError } from '../errors.js';
 import type { Estimator } from '../services/estimate.js';
 import type { FetchService, FieldLocations } from '../services/fetch-service.js';
-import type { Caller, MeterFor } from './meter.js';
+import { isLoopback, type Caller, type MeterFor } from './meter.js';
+
+const KEY_HEADERS = { 'WWW-Authenticate': 'ApiKey header="X-Service-Key"' };
 
 export function createFetchOperations(deps: { fetchService: FetchService; estimate: Estimator; meterFor: MeterFor }) {
   const { fetchService, estimate, meterFor } = deps;
@@ -37,7 +39,21 @@ export function createFetchOperations(deps: { fetchService: FetchService; estima
       return meterFor(caller).estimate(url, () => estimate(url));
     },
 
-    cacheStatus(_caller: Caller, url: string): Promise<CacheStatus> {
+    /**
+     * The cache is shared, so whether a URL is cached and since when says that someone fetched it and when: an
+     * anonymous caller could watch what the service's other users read. Its state is told to callers with a key (they
+     * may read any cached copy, and are known), as Firecrawl tells it only to keyed calls and Jina's keyless reader
+     * tells none, and to callers on this machine (its operator); anonymous callers from elsewhere get a 401.
+     */
+    cacheStatus(caller: Caller, url: string): Promise<CacheStatus> {
+      if (caller.kind === 'anonymous' && !isLoopback(caller.ip)) {
+        throw new AppError(
+          'invalid_api_key',
+          'the cache status of a URL needs an API key in the X-Service-Key header: it tells whether others fetched ' +
+            'the URL and when; get a key with POST /account/signup',
+          { headers: KEY_HEADERS },
+        );
+      }
       return fetchService.cacheStatus(url);
     },
 
@@ -51,9 +67,7 @@ export function createFetchOperations(deps: { fetchService: FetchService; estima
           'invalid_api_key',
           'evicting a cached copy needs an API key in the X-Service-Key header: it changes what ' +
             'every caller of the URL pays; get a key with POST /account/signup',
-          {
-            headers: { 'WWW-Authenticate': 'ApiKey header="X-Service-Key"' },
-          },
+          { headers: KEY_HEADERS },
         );
       }
       return fetchService.deleteCached(url);

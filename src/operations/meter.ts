@@ -212,8 +212,11 @@ const unmetered: Meter = withOperations(
 /** The meter of in-process callers only: they are never billed, so it needs no account store. */
 export const meterLocal: MeterFor = () => unmetered;
 
-/** Whether a client address is this machine's: a laptop's own use of its server is no trial, and is not counted. */
-function isLoopback(ip: string): boolean {
+/**
+ * Whether a client address is this machine's: a laptop's own use of its server is no trial, and is not counted; nor is
+ * it another tenant (cache status, fetching.ts).
+ */
+export function isLoopback(ip: string): boolean {
   return ipaddr.isValid(ip) && ipaddr.process(ip).range() === 'loopback';
 }
 

@@ -205,3 +205,37 @@ describe('cache outage (Redis unreachable)', () => {
     assert.equal(ready.body.checks.cache.ok, false);
   });
 });
+
+// Security: the cache is shared, so its status would tell an anonymous caller what the service's other users read.
+test('GET /cache tells anonymous callers from elsewhere nothing: 401 whether or not the URL was fetched', async (t) => {
+  const api = await buildTestApp(t);
+  const { apiKey } = await signUp(api);
+  const fetched = site.url(`/unique/probed-${process.pid}-${Date.now()}`);
+  const neverFetched = site.url(`/unique/not-probed-${process.pid}-${Date.now()}`);
+  assert.equal((await api.post('/fetch', { url: fetched })).status, 200, 'someone else reads the page');
+  const elsewhere = { 'x-forwarded-for': '203.0.113.9' }; // through a trusted loopback proxy, as in production
+
+  const answers = [];
+  for (const url of [fetched, neverFetched]) {
+    const probe = await api.request('GET', `/cache?url=${encodeURIComponent(url)}`, undefined, elsewhere);
+    assert.equal(probe.status, 401, probe.text);
+    assert.equal(probe.body.code, 'invalid_api_key');
+    assert.match(probe.body.detail, /needs an API key in the X-Service-Key header/);
+    assert.equal(probe.headers.get('www-authenticate'), 'ApiKey header="X-Service-Key"');
+    assert.equal(probe.body.cached, undefined);
+    const { request_id: _id, ...answer } = probe.body;
+    answers.push(answer);
+  }
+  assert.deepEqual(answers[0], answers[1], 'a fetched URL and one never fetched get the same answer');
+
+  const keyed = await api.request('GET', `/cache?url=${encodeURIComponent(fetched)}`, undefined, {
+    ...elsewhere,
+    ...withKey(apiKey),
+  });
+  assert.equal(keyed.status, 200, keyed.text);
+  assert.equal(keyed.body.cached, true, 'a caller with a key, who may read the copy, is told');
+  assert.equal(keyed.body.fetcher_used, 'html');
+  const local = await api.get(`/cache?url=${encodeURIComponent(fetched)}`);
+  assert.equal(local.status, 200, 'a caller on the machine itself (its operator) is told too');
+  assert.equal(local.body.cached, true);
+});

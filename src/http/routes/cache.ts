@@ -10,6 +10,9 @@ export const cacheRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
     {
       schema: {
         summary: 'Cache status of a URL',
+        description:
+          'Needs an API key, except from this machine: the cache is shared, and its status tells whether others ' +
+          'fetched the URL and when.',
         tags: ['cache'],
         querystring: UrlQuery,
         response: responses(CacheStatus),
