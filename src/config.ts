@@ -9,6 +9,10 @@ const Int = (def: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
   Type.Integer({ default: def, minimum: min, maximum: max });
 
 export const ConfigSchema = Type.Object({
+  // production (the Docker image sets it): errors callers read say nothing of how the server is set up, e.g. a refused
+  // private address does not name FETCH_ALLOW_PRIVATE_NETWORKS. Only wording depends on it, never a check (the SSRF
+  // guard is on in every mode: a guard that only production turns on is off wherever someone forgot to say so).
+  NODE_ENV: Type.String({ default: 'development', minLength: 1 }),
   PORT: Int(8080, 0, 65535),
   HOST: Type.String({ default: '127.0.0.1', minLength: 1 }),
   DATA_DIR: Type.String({ default: './data', minLength: 1 }),
@@ -183,6 +187,11 @@ function checkCombinations(config: Config): void {
     const missing = config.FETCHDOWN_API_URL ? 'FETCHDOWN_API_KEY' : 'FETCHDOWN_API_URL';
     throw new ConfigError(`${missing}: remote mode needs both FETCHDOWN_API_URL and FETCHDOWN_API_KEY`);
   }
+}
+
+/** Whether the server runs in production (NODE_ENV=production), where errors keep its set-up to itself. */
+export function isProduction(config: Pick<Config, 'NODE_ENV'>): boolean {
+  return config.NODE_ENV === 'production';
 }
 
 /** The User-Agent product token robots.txt rules and site operators match on. */

@@ -2,7 +2,7 @@
 // services. deps.ts puts the accounts and billing around it for the HTTP app; the CLI and the stdio MCP server use it
 // alone (createAgentOperations), so their start loads no account store, Stripe, mail or HTTP framework.
 import { createCache } from './cache/index.js';
-import type { Config } from './config.js';
+import { isProduction, type Config } from './config.js';
 import { createFetchers } from './fetchers/index.js';
 import type { AddressRules } from './net/guard.js';
 import { createSafeClient } from './net/safe-client.js';
@@ -23,6 +23,7 @@ export function createPipeline(config: Config, options: { clock?: Clock; address
   const cache = createCache(config, options.clock);
   const client = createSafeClient({
     allowPrivateNetworks: config.FETCH_ALLOW_PRIVATE_NETWORKS,
+    nameSetting: !isProduction(config),
     timeoutMs: config.FETCH_TIMEOUT_MS,
     maxBytes: config.FETCH_MAX_BYTES,
     maxRedirects: config.FETCH_MAX_REDIRECTS,

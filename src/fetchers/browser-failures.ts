@@ -18,7 +18,7 @@ function documentFailure(lease: Lease, url: URL, netError: string): FetchFailure
   // The guard's route aborts documents only when the address policy refuses them.
   if (netError === 'ERR_BLOCKED_BY_CLIENT')
     return url.protocol === 'http:' || url.protocol === 'https:'
-      ? blockedFailure(url)
+      ? blockedFailure(url, lease.load.nameSetting)
       : failureFromChromium('ERR_DISALLOWED_URL_SCHEME', url);
   // Every connection goes through the egress proxy: when it failed, it knows why (Chromium only says "tunnel failed").
   const viaProxy = netError === 'ERR_TUNNEL_CONNECTION_FAILED' || netError === 'ERR_PROXY_CONNECTION_FAILED';

@@ -15,6 +15,8 @@ export interface LoadGuard {
   readonly refused: string[];
   /** Origins the page touched, whose storage is cleared when the context goes back to the pool. */
   readonly origins: Set<string>;
+  /** Whether a refusal names the setting that lifts it, as the policy's own do. */
+  readonly nameSetting: boolean;
   hostAllowed(hostname: string): Promise<boolean>;
 }
 
@@ -33,6 +35,7 @@ export function createLoadGuard(policy: AddressPolicy): LoadGuard {
   return {
     refused: [],
     origins: new Set(),
+    nameSetting: policy.nameSetting,
     hostAllowed(hostname) {
       let verdict = verdicts.get(hostname);
       if (!verdict) {

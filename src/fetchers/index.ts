@@ -1,6 +1,6 @@
 // Builds the four fetchers and the router from the config; the services layer holds the result and closes it.
 import type { Cache } from '../cache/types.js';
-import { BOT_TOKEN, type Config } from '../config.js';
+import { BOT_TOKEN, isProduction, type Config } from '../config.js';
 import { createAddressPolicy, type AddressRules } from '../net/guard.js';
 import type { SafeClient } from '../net/safe-client.js';
 import { createBrowserFetcher } from './browser.js';
@@ -18,7 +18,11 @@ export type { Router, Routed } from './router.js';
 export function createFetchers(config: Config, deps: { client: SafeClient; cache: Cache; addresses?: AddressRules }) {
   const { client, cache } = deps;
   // The same rules as the client's own policy: one flag, the same blocked ranges, the same resolver.
-  const policy = createAddressPolicy({ allowPrivateNetworks: config.FETCH_ALLOW_PRIVATE_NETWORKS, ...deps.addresses });
+  const policy = createAddressPolicy({
+    allowPrivateNetworks: config.FETCH_ALLOW_PRIVATE_NETWORKS,
+    nameSetting: !isProduction(config),
+    ...deps.addresses,
+  });
   const pool = createBrowserPool({
     policy,
     size: config.BROWSER_POOL_SIZE,

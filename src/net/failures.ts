@@ -35,7 +35,7 @@ function codeOf(error: unknown): string {
 /** The failure for an error thrown while requesting `url`; rethrows errors that only a bug here can cause. */
 export function failureFromError(error: unknown, url: URL): FetchFailure {
   const host = url.host;
-  if (error instanceof BlockedAddressError) return blockedFailure(url);
+  if (error instanceof BlockedAddressError) return blockedFailure(url, error.nameSetting);
   if (error instanceof UnsupportedEncodingError) {
     return {
       code: 'unsupported_content',

@@ -6,10 +6,16 @@ import { isIP, type LookupFunction } from 'node:net';
 import type { FetchFailure } from '../errors.js';
 import { isBlockedAddress } from './blocked-ranges.js';
 
-/** Thrown into net.connect when a host is or resolves to a blocked address; the client maps it to `blocked_url`. */
+/**
+ * Thrown into net.connect when a host is or resolves to a blocked address; the client maps it to `blocked_url`, naming
+ * the setting when the policy that refused it does (`nameSetting`).
+ */
 export class BlockedAddressError extends Error {
   readonly code = 'ERR_BLOCKED_ADDRESS';
-  constructor(readonly hostname: string) {
+  constructor(
+    readonly hostname: string,
+    readonly nameSetting = false,
+  ) {
     super(`${hostname} is or resolves to a private or reserved address`);
     this.name = 'BlockedAddressError';
   }
@@ -23,6 +29,11 @@ export type ResolveHost = (hostname: string, options: LookupOptions) => Promise<
 
 export interface AddressPolicyOptions {
   allowPrivateNetworks: boolean;
+  /**
+   * Whether refusals name FETCH_ALLOW_PRIVATE_NETWORKS: outside production whoever fetches is most likely the one
+   * running the server, testing it on a local page; in production the caller cannot change it and need not know.
+   */
+  nameSetting?: boolean;
   isBlocked?: (ip: string) => boolean;
   resolveHost?: ResolveHost;
 }
@@ -33,6 +44,8 @@ export type AddressRules = Pick<AddressPolicyOptions, 'isBlocked' | 'resolveHost
 export interface AddressPolicy {
   /** Whether a socket may connect to this IP address. */
   allows(ip: string): boolean;
+  /** Whether its refusals name the setting that lifts them (AddressPolicyOptions). */
+  readonly nameSetting: boolean;
   /** Scheme and IP-literal check done before any socket exists; null when the URL may be requested. */
   checkUrl(url: URL): FetchFailure | null;
   /**
@@ -95,18 +108,27 @@ export function ipLiteralOf(url: URL): string | null {
   return isIP(host) ? host : null;
 }
 
-/** The refusal callers see: it names the host, never which address it resolved to (that would leak internal DNS). */
-export function blockedFailure(url: URL): FetchFailure {
+/**
+ * The refusal callers see: it names the host, never which address it resolved to (that would leak internal DNS);
+ * with `nameSetting`, also the setting that lets this server fetch such addresses.
+ */
+export function blockedFailure(url: URL, nameSetting = false): FetchFailure {
   const verb = ipLiteralOf(url) === null ? 'resolves to' : 'is';
+  const detail = `${url.hostname} ${verb} a private or reserved address; only public internet addresses can be fetched`;
+  if (!nameSetting) return { code: 'blocked_url', detail, retryable: false };
   return {
     code: 'blocked_url',
-    detail: `${url.hostname} ${verb} a private or reserved address; only public internet addresses can be fetched`,
+    detail: `${detail} unless Fetchdown runs with FETCH_ALLOW_PRIVATE_NETWORKS=1`,
     retryable: false,
+    retryHint:
+      'to fetch private and loopback addresses (a page on this machine, a test site), set ' +
+      'FETCH_ALLOW_PRIVATE_NETWORKS=1 where Fetchdown runs and start it again',
   };
 }
 
 export function createAddressPolicy(options: AddressPolicyOptions): AddressPolicy {
   const { allowPrivateNetworks, isBlocked = isBlockedAddress, resolveHost = resolveWithDns } = options;
+  const nameSetting = options.nameSetting ?? false;
   const allows = (ip: string) => allowPrivateNetworks || !isBlocked(ip);
 
   function checkUrl(url: URL): FetchFailure | null {
@@ -120,7 +142,7 @@ export function createAddressPolicy(options: AddressPolicyOptions): AddressPolic
       };
     }
     const ip = ipLiteralOf(url);
-    return ip !== null && !allows(ip) ? blockedFailure(url) : null;
+    return ip !== null && !allows(ip) ? blockedFailure(url, nameSetting) : null;
   }
 
   const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
@@ -131,7 +153,7 @@ export function createAddressPolicy(options: AddressPolicyOptions): AddressPolic
         const first = usable[0];
         // Refuse on any blocked answer of either family, not only the first: the socket may fall back to the others
         // (happy eyeballs), and a name that points inward at all is not one to fetch.
-        if (addresses.some((a) => !allows(a.address))) callback(new BlockedAddressError(hostname), '');
+        if (addresses.some((a) => !allows(a.address))) callback(new BlockedAddressError(hostname, nameSetting), '');
         else if (!first)
           callback(Object.assign(new Error(`no IPv${family} address for ${hostname}`), { code: 'ENOTFOUND' }), '');
         else if (lookupOptions.all) callback(null, usable);
@@ -141,7 +163,7 @@ export function createAddressPolicy(options: AddressPolicyOptions): AddressPolic
     );
   };
 
-  return { allows, checkUrl, lookup };
+  return { allows, nameSetting, checkUrl, lookup };
 }
 
 /** The URL check with the standard ranges: http/https only, IP literals outside the blocked ranges unless allowed. */

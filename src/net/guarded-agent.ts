@@ -21,7 +21,7 @@ export function createGuardedAgent(policy: AddressPolicy, opts: GuardedAgentOpti
     connect(options, callback) {
       // net.connect never calls `lookup` for an IP literal, so literals are checked here.
       if (isIP(options.hostname) && !policy.allows(options.hostname)) {
-        queueMicrotask(() => callback(new BlockedAddressError(options.hostname), null));
+        queueMicrotask(() => callback(new BlockedAddressError(options.hostname, policy.nameSetting), null));
         return;
       }
       connect(options, callback);

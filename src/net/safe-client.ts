@@ -10,6 +10,8 @@ import { retryResetOnce } from './reset-retry.js';
 
 export interface SafeClientOptions {
   allowPrivateNetworks: boolean;
+  /** Whether refusals name the setting that lifts them (guard.ts). */
+  nameSetting?: boolean;
   timeoutMs: number;
   maxBytes: number;
   maxRedirects: number;
@@ -70,6 +72,7 @@ function lowerCaseNames(headers: Record<string, string> = {}): Record<string, st
 export function createSafeClient(opts: SafeClientOptions): SafeClient {
   const policy = createAddressPolicy({
     allowPrivateNetworks: opts.allowPrivateNetworks,
+    nameSetting: opts.nameSetting,
     isBlocked: opts.isBlocked,
     resolveHost: opts.resolveHost,
   });

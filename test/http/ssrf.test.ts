@@ -59,3 +59,38 @@ test('batch, estimate and the cache-bypassing path are guarded too', async () =>
   assert.equal(fresh.status, 403);
   assert.equal(site.hits(), 0);
 });
+
+// A newcomer's first local fetch: the refusal says how to allow it, except in production, where the caller is not the
+// one running the server.
+test('outside production a refused private address names FETCH_ALLOW_PRIVATE_NETWORKS; in production it does not', async (t) => {
+  const local = site.url('/article').replace('127.0.0.1', 'localhost');
+  const res = await api.post('/fetch', { url: local });
+  assert.equal(res.status, 403, res.text);
+  assert.equal(res.body.code, 'blocked_url');
+  assert.equal(
+    res.body.detail,
+    'localhost resolves to a private or reserved address; only public internet addresses can be fetched unless ' +
+      'Fetchdown runs with FETCH_ALLOW_PRIVATE_NETWORKS=1',
+  );
+  assert.match(res.body.retry_hint, /set FETCH_ALLOW_PRIVATE_NETWORKS=1 where Fetchdown runs/);
+  const literal = await api.post('/fetch', { url: site.url('/article') });
+  assert.match(
+    literal.body.detail,
+    /^127\.0\.0\.1 is a private or reserved address; .*FETCH_ALLOW_PRIVATE_NETWORKS=1$/,
+  );
+  const batch = await api.post('/fetch/batch', { urls: [local] });
+  assert.match(batch.body.results[0].error.detail, /FETCH_ALLOW_PRIVATE_NETWORKS=1/, 'a batch entry has no hint field');
+  const estimate = await api.get(`/estimate?url=${encodeURIComponent(local)}`);
+  assert.match(estimate.body.detail, /FETCH_ALLOW_PRIVATE_NETWORKS=1/);
+
+  const production = await buildTestApp(t, { FETCH_ALLOW_PRIVATE_NETWORKS: '0', NODE_ENV: 'production' });
+  for (const url of [local, site.url('/article')]) {
+    const refused = await production.post('/fetch', { url });
+    assert.equal(refused.status, 403, refused.text);
+    assert.equal(refused.body.code, 'blocked_url');
+    assert.match(refused.body.detail, /a private or reserved address; only public internet addresses can be fetched$/);
+    assert.equal(refused.body.retry_hint, 'only public internet addresses can be fetched');
+    assert.doesNotMatch(refused.text, /FETCH_ALLOW_PRIVATE_NETWORKS/);
+  }
+  assert.equal(site.hits(), 0);
+});
