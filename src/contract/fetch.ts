@@ -93,6 +93,12 @@ export const FetchRequest = Type.Object(
       1,
       'Trim the content to at most this many o200k tokens, at a block boundary where possible.',
     ),
+    max_chars: NullableInt(
+      1,
+      'Trim the content to at most this many characters (UTF-16 code units, as JavaScript counts them) as well, ' +
+        'at a block boundary where possible: for clients that limit results by length. With max_tokens, the ' +
+        'smaller part wins; next_cursor reads on either way.',
+    ),
     format: StringEnum(FORMATS, {
       default: 'markdown',
       description: 'markdown, text (no Markdown syntax) or json (Markdown plus typed blocks in `document`).',
@@ -127,6 +133,7 @@ export const BatchFetchRequest = Type.Object(
   {
     urls: Type.Array(Url, { minItems: 1, maxItems: MAX_BATCH_URLS }),
     max_tokens_each: NullableInt(1, 'Trim each result to at most this many tokens.'),
+    max_chars_each: NullableInt(1, 'Trim each result to at most this many characters as well (as max_chars).'),
     use_cache: Type.Boolean({ default: true }),
     ...StyleFields,
     ...FreshnessAndSelectionFields,
@@ -304,6 +311,7 @@ export const SearchRequest = Type.Object(
       default: 2000,
       description: 'Trim each result to at most this many tokens.',
     }),
+    max_chars_each: NullableInt(1, 'Trim each result to at most this many characters as well (as max_chars).'),
   },
   { additionalProperties: false },
 );

@@ -20,6 +20,7 @@ export async function fetchMany(
   await meter.requireCredit(priceOf(CACHE_HIT_MILLICREDITS));
   const style = { links: input.links, images: input.images };
   const maxTokens = ['body', 'max_tokens_each'];
+  const maxChars = ['body', 'max_chars_each'];
   // Identical URLs share one fetch; the global limiter inside the service bounds sockets across batches.
   const byUrl = new Map<string, Promise<BatchItem>>();
   const results = input.urls.map((url, index) => {
@@ -29,6 +30,7 @@ export async function fetchMany(
     const request = {
       url,
       maxTokens: input.max_tokens_each,
+      maxChars: input.max_chars_each,
       format: 'markdown' as const,
       useCache: input.use_cache,
       style,
@@ -37,7 +39,7 @@ export async function fetchMany(
       exclude: input.exclude,
       query: input.query,
     };
-    const at = { url: ['body', 'urls', index], maxTokens };
+    const at = { url: ['body', 'urls', index], maxTokens, maxChars };
     const pending = meter
       .fetch(
         'batch',

@@ -16,6 +16,7 @@ export function createFetchOperations(deps: { fetchService: FetchService; estima
       const request = {
         url: input.url,
         maxTokens: input.max_tokens,
+        maxChars: input.max_chars,
         format: input.format,
         useCache: input.use_cache,
         cursor: input.cursor,

@@ -8,7 +8,12 @@ export function createSearchOperations(deps: { search: SearchService; meterFor: 
   return {
     searchAndFetch(caller: Caller, input: SearchRequest): Promise<SearchResult> {
       return meterFor(caller).search(input.num_results, () =>
-        search({ query: input.query, numResults: input.num_results, maxTokensEach: input.max_tokens_each }),
+        search({
+          query: input.query,
+          numResults: input.num_results,
+          maxTokensEach: input.max_tokens_each,
+          maxCharsEach: input.max_chars_each,
+        }),
       );
     },
   };

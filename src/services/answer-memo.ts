@@ -24,17 +24,24 @@ function deepFreeze<T>(value: T): T {
 
 /**
  * `copy` is the cached copy (its identity, so answers go when the cache lets it go); `variant` names everything that
- * shapes the answer except the token budget and the copy's age. A kept answer is whole, so it serves any budget of at
- * least its total, while the copy is as many seconds old as the answer says (`cache.age_seconds`); then it is made
- * again, once a second at most.
+ * shapes the answer except the budget and the copy's age. A kept answer is whole, so it serves any budget of at least
+ * its total tokens and its length, while the copy is as many seconds old as the answer says (`cache.age_seconds`);
+ * then it is made again, once a second at most.
  */
 export function createAnswerMemo() {
   const byCopy = new WeakMap<object, Map<string, FetchResult>>();
 
   return {
-    get(copy: object, variant: string, maxTokens: number | null, ageSeconds: number): FetchResult | undefined {
+    get(
+      copy: object,
+      variant: string,
+      maxTokens: number | null,
+      ageSeconds: number,
+      maxChars: number | null = null,
+    ): FetchResult | undefined {
       const answer = byCopy.get(copy)?.get(variant);
       if (answer === undefined || (maxTokens !== null && maxTokens < answer.metadata.total_tokens)) return undefined;
+      if (maxChars !== null && maxChars < answer.markdown.length) return undefined;
       return answer.cache.age_seconds === ageSeconds ? answer : undefined;
     },
     /** Keeps `answer` if it is whole (not trimmed); returns it, frozen when kept. */

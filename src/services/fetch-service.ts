@@ -31,6 +31,8 @@ import {
 export interface FetchOne {
   url: string;
   maxTokens: number | null;
+  /** The most characters of content, besides the tokens (render.ts); none when left out. */
+  maxChars?: number | null;
   format: Format;
   useCache: boolean;
   cursor?: string;
@@ -53,6 +55,8 @@ export interface FetchOne {
 export interface FieldLocations {
   url: (string | number)[];
   maxTokens: (string | number)[];
+  /** ['body', 'max_chars'] unless said. */
+  maxChars?: (string | number)[];
   /** Where `include` and `exclude` are: ['body'] unless said (GET /r/: ['query']). */
   fields?: (string | number)[];
 }
@@ -127,6 +131,8 @@ const _renderOptionsInVariant: Record<
     | 'keyHash'
     | 'maxTokens'
     | 'maxTokensAt'
+    | 'maxChars'
+    | 'maxCharsAt'
     | 'offset'
     | 'hit'
     | 'now'
@@ -352,6 +358,8 @@ export function createFetchService(deps: {
       format: request.format,
       style,
       maxTokensAt: at.maxTokens,
+      maxChars: request.maxChars ?? null,
+      maxCharsAt: at.maxChars ?? ['body', 'max_chars'],
       now,
       query: request.query,
     };
@@ -380,7 +388,7 @@ export function createFetchService(deps: {
     // A cache hit read from the start may be the whole answer made for this copy before (answer-memo.ts), within
     // the same second of the copy's age.
     const variant = variantOf(request.url, request.format, style);
-    const kept = answers.get(cached, variant, request.maxTokens, ageSeconds(cached, now));
+    const kept = answers.get(cached, variant, request.maxTokens, ageSeconds(cached, now), request.maxChars ?? null);
     if (kept !== undefined) return kept;
     return answers.keep(
       cached,

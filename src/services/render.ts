@@ -77,6 +77,12 @@ export interface RenderOptions {
   maxTokens: number | null;
   /** Where the caller put the budget (`max_tokens`, a batch's `max_tokens_each`), for the 422 when it is too small. */
   maxTokensAt: readonly (string | number)[];
+  /**
+   * The most characters of content (as JavaScript counts them, UTF-16 code units): a part within `maxTokens` that is
+   * longer is taken again with fewer tokens, so it still ends at a block boundary and its cursor reads on from there.
+   */
+  maxChars: number | null;
+  maxCharsAt: readonly (string | number)[];
   offset: number;
   hit: boolean;
   /** The clock's time, for the copy's age. */
@@ -87,22 +93,62 @@ export interface RenderOptions {
   skip?: Range[];
 }
 
+/** Tries a part needs at most before its budget is halved instead (characters per token vary along a page). */
+const SCALED_TRIES = 4;
+
+/**
+ * `take(budget)`, taken again with fewer tokens until its content is at most `maxChars` long. Each try scales the
+ * budget by how far over the last part was, and is at least a token smaller, so parts only shrink. A part of one token
+ * longer than `maxChars` throws the 422 a too small budget gets.
+ */
+function withinChars<T extends { content: string; tokenCount: number }>(
+  take: (budget: number) => T | null,
+  budget: number,
+  options: RenderOptions,
+): T | null {
+  const { maxChars } = options;
+  let part = take(budget);
+  for (let tries = 0; maxChars !== null && part !== null && part.content.length > maxChars; tries++) {
+    const scaled = Math.floor((part.tokenCount * maxChars) / part.content.length);
+    const next = tries < SCALED_TRIES ? Math.min(part.tokenCount - 1, scaled) : Math.floor(part.tokenCount / 2);
+    if (next < 1) throw tooSmall(options.maxCharsAt, maxChars, 'token');
+    part = take(next);
+  }
+  return part;
+}
+
+function tooSmall(at: readonly (string | number)[], budget: number | null, what: 'character' | 'token') {
+  return ValidationError.single(
+    [...at],
+    `${String(at.at(-1))} ${budget} cannot hold the next ${what} of this page: ask for more`,
+    'too_small',
+  );
+}
+
 /** The part of `view` to answer with, and (after a query's part) the ranges its cursor must skip. */
 function choosePart(view: ContentView, options: RenderOptions): { part: TrimResult; skip?: Range[] } {
-  const { query, maxTokens, offset } = options;
+  const { query, maxTokens, maxChars, offset } = options;
   // A cursor's rest is read through view.part, which counts only what it needs.
-  if (options.skip === undefined && offset === 0 && (maxTokens === null || maxTokens >= view.total)) {
+  if (
+    options.skip === undefined &&
+    offset === 0 &&
+    (maxTokens === null || maxTokens >= view.total) &&
+    (maxChars === null || view.whole.length <= maxChars)
+  ) {
     return { part: { content: view.whole, tokenCount: view.total, truncated: false, nextOffset: null, outline: [] } };
   }
-  if (query !== undefined && maxTokens !== null && options.skip === undefined && offset === 0) {
-    const selected = view.select(query, maxTokens);
+  // A character budget alone starts from every token and comes down.
+  const budget = maxTokens ?? (maxChars === null ? null : view.total);
+  if (query !== undefined && budget !== null && options.skip === undefined && offset === 0) {
+    const selected = withinChars((room) => view.select(query, room), budget, options);
     if (selected !== null) {
       const more = selected.leftOut > 0;
       const part = { ...selected, truncated: more, nextOffset: more ? 0 : null, outline: more ? selected.outline : [] };
       return { part, skip: selected.shown };
     }
   }
-  const part = view.part(offset, maxTokens);
+  const part =
+    budget === null ? view.part(offset, null) : withinChars((room) => view.part(offset, room), budget, options)!;
   if (query !== undefined && part.outline.length > 1) {
     const scores = scoreUnits(
       part.outline.map((entry) => ({ text: entry.title, headings: [] })),
@@ -122,15 +168,8 @@ export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions
   const pageView = viewContent(page, options.format, options.style);
   const total = pageView.total;
   const { part, skip } = choosePart(options.skip ? pageView.rest(options.skip) : pageView, options);
-  if (part.truncated && part.content === '') {
-    // Nothing fits: a cursor to the same place would have a caller following next_cursor loop for ever.
-    const field = String(options.maxTokensAt.at(-1));
-    throw ValidationError.single(
-      [...options.maxTokensAt],
-      `${field} ${options.maxTokens} cannot hold the next character of this page: ask for more`,
-      'too_small',
-    );
-  }
+  // Nothing fits: a cursor to the same place would have a caller following next_cursor loop for ever.
+  if (part.truncated && part.content === '') throw tooSmall(options.maxTokensAt, options.maxTokens, 'character');
   const result: FetchResult = {
     url: options.requestUrl,
     markdown: part.content,

@@ -11,6 +11,7 @@ export interface SearchOptions {
   query: string;
   numResults: number;
   maxTokensEach: number;
+  maxCharsEach?: number | null;
 }
 
 type SearchItem = SearchResult['results'][number];
@@ -53,8 +54,19 @@ export function createSearchService(deps: { provider: SearchProvider | null; fet
       if (!pending) {
         pending = fetchService.fetchOne(
           // The search query picks each page's passages: the part that matches, not the page's head.
-          { url: hit.url, maxTokens: options.maxTokensEach, format: 'markdown', useCache: true, query: options.query },
-          { url: ['results', index, 'url'], maxTokens: ['body', 'max_tokens_each'] },
+          {
+            url: hit.url,
+            maxTokens: options.maxTokensEach,
+            maxChars: options.maxCharsEach,
+            format: 'markdown',
+            useCache: true,
+            query: options.query,
+          },
+          {
+            url: ['results', index, 'url'],
+            maxTokens: ['body', 'max_tokens_each'],
+            maxChars: ['body', 'max_chars_each'],
+          },
         );
         byUrl.set(hit.url, pending);
       }

@@ -171,6 +171,49 @@ describe('max_tokens and reading in parts', () => {
     assert.equal(typeof res.body.next_cursor, 'string');
   });
 
+  test('max_chars bounds the length too: parts end at a block boundary and the cursor walks them to the end', async () => {
+    const full = await api.post('/fetch', { url: site.url('/long') });
+    const parts: string[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 50; i++) {
+      const res = await api.post('/fetch', {
+        url: site.url('/long'),
+        max_tokens: 5000,
+        max_chars: 2000,
+        ...(cursor ? { cursor } : {}),
+      });
+      assert.equal(res.status, 200, res.text);
+      assert.ok(res.body.markdown.length <= 2000, `${res.body.markdown.length} characters`);
+      assert.equal(res.body.metadata.token_count, countTokens(res.body.markdown));
+      if (i === 0) {
+        assert.ok(res.body.markdown.length > 1000, 'the characters are used, not a much smaller part');
+        assert.match(full.body.markdown.slice(res.body.markdown.length), /^\n\n/, 'cut at a block boundary');
+        assert.equal(res.body.metadata.truncated, true);
+        assert.equal(res.body.outline.at(-1).title, 'Part 40');
+      }
+      parts.push(res.body.markdown);
+      cursor = res.body.next_cursor ?? undefined;
+      if (!cursor) break;
+    }
+    assert.equal(cursor, undefined, 'reached the end');
+    assert.ok(parts.length > full.body.markdown.length / 2000, `${parts.length} parts`);
+    const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+    assert.equal(squash(parts.join('\n\n')), squash(full.body.markdown));
+
+    const queried = await api.post('/fetch', { url: site.url('/long'), max_chars: 1500, query: 'part twenty' });
+    assert.equal(queried.status, 200, queried.text);
+    assert.ok(queried.body.markdown.length <= 1500 && queried.body.next_cursor);
+    const batch = await api.post('/fetch/batch', { urls: [site.url('/long')], max_chars_each: 700 });
+    assert.ok(batch.body.results[0].markdown.length <= 700 && batch.body.results[0].next_cursor);
+    const reader = await api.get(`/r/${site.url('/long')}?max_chars=900`);
+    assert.equal(reader.status, 200);
+    assert.ok(reader.text.length <= 900 && reader.text.length > 0, `${reader.text.length} characters`);
+    const tooSmall = await api.post('/fetch', { url: site.url('/long'), max_chars: 1 });
+    assert.equal(tooSmall.status, 422, tooSmall.text);
+    assert.deepEqual(tooSmall.body.detail[0].loc, ['body', 'max_chars']);
+    assert.equal(tooSmall.body.detail[0].type, 'too_small');
+  });
+
   test('a budget smaller than the first block cuts at a token boundary', async () => {
     const res = await api.post('/fetch', { url: site.url('/long'), max_tokens: 3 });
     assert.equal(res.status, 200);

@@ -105,6 +105,10 @@ group('happy path', () => {
     const next = await viaSearxng.post('/fetch', { url: only.url, cursor: only.next_cursor, max_tokens: 100 });
     assert.equal(next.status, 200);
     assert.notEqual(next.body.markdown, only.markdown);
+    const short = await viaSearxng.post('/search', { query: 'long guide', num_results: 1, max_chars_each: 300 });
+    assert.equal(short.status, 200, short.text);
+    assert.ok(short.body.results[0].markdown.length <= 300, 'max_chars_each trims by length as well');
+    assert.ok(short.body.results[0].next_cursor);
   });
 
   test('results beyond three add the html price each; results are fetched concurrently', async () => {

@@ -41,6 +41,7 @@ test('defaults are applied before the operation sees the arguments', async (t) =
   assert.deepEqual(seen, {
     url: 'https://slow.example/',
     max_tokens: null,
+    max_chars: null,
     format: 'markdown',
     use_cache: true,
     fetcher: 'auto',

@@ -31,7 +31,12 @@ const TARGET_DESCRIPTION = 'The target URL, http or https, as written (query str
 export const READER_PATH_PARAMS = Type.Object({ url: Type.String({ description: TARGET_DESCRIPTION }) });
 
 const PATH_LOC = ['path', 'url'];
-const FIELDS = { url: PATH_LOC, maxTokens: ['query', 'max_tokens'], fields: ['query'] };
+const FIELDS = {
+  url: PATH_LOC,
+  maxTokens: ['query', 'max_tokens'],
+  maxChars: ['query', 'max_chars'],
+  fields: ['query'],
+};
 
 function paramName(pair: string): string {
   const name = pair.split('=', 1)[0] ?? '';
