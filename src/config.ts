@@ -57,10 +57,12 @@ export const ConfigSchema = Type.Object({
   SEARCH_PROVIDER: Type.Optional(Type.Union([Type.Literal('searxng'), Type.Literal('brave')])),
   SEARCH_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   SEARCH_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
-  // The token budget of fetch_url, fetch_multiple (shared by the pages) and search_and_fetch when the caller gives
-  // none:
-  // MCP clients refuse or cut large results (Claude Code: over 25,000 tokens). 0: no default budget.
+  // The default budget of fetch_url, fetch_multiple (shared by the pages) and search_and_fetch when the caller sets no
+  // size (src/mcp/default-budget.ts): MCP clients refuse, cut or set aside large results (Claude Code: over 25,000
+  // tokens, or over 50,000 characters, which it writes to a file). Tokens of content, and characters of the whole
+  // result as a client reads it (its JSON or its text), whichever is reached first; 0: no budget of that kind.
   MCP_DEFAULT_MAX_TOKENS: Int(10000, 0),
+  MCP_DEFAULT_MAX_CHARS: Int(48000, 0),
   // Remote mode of the MCP server and CLI: call this Fetchdown API with this key instead of fetching in-process.
   FETCHDOWN_API_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   FETCHDOWN_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
@@ -181,6 +183,11 @@ function checkCombinations(config: Config): void {
   if (config.BROWSER_API_KEY && !config.BROWSER_WS_ENDPOINT) {
     throw new ConfigError(
       'BROWSER_WS_ENDPOINT: required when BROWSER_API_KEY is set (the remote browser the key is for)',
+    );
+  }
+  if (config.MCP_DEFAULT_MAX_CHARS > 0 && config.MCP_DEFAULT_MAX_CHARS < 10000) {
+    throw new ConfigError(
+      `MCP_DEFAULT_MAX_CHARS: 0 (no character budget) or at least 10000, room for a page besides its metadata (got "${config.MCP_DEFAULT_MAX_CHARS}")`,
     );
   }
   if (Boolean(config.FETCHDOWN_API_URL) !== Boolean(config.FETCHDOWN_API_KEY)) {

@@ -24,6 +24,8 @@ export interface ToolDefinition {
   /** Where the HTTP API reads these arguments from, so validation errors carry the same `loc` as a 422. */
   location: 'body' | 'querystring';
   annotations: { readOnlyHint: true; openWorldHint: true; idempotentHint: boolean; destructiveHint: false };
+  /** Whether its results hold pages, sized by the caller's budget or the default one. */
+  holdsPages: boolean;
 }
 
 const annotations = (idempotent: boolean) =>
@@ -36,9 +38,10 @@ export const TOOLS: readonly ToolDefinition[] = [
     description:
       'Fetch one web page and return its main content as clean Markdown (navigation, cookie ' +
       'banners, ads and footers removed), with its title and exact token count. Use this ' +
-      'whenever you have a URL and need what the page says. Without max_tokens the result is ' +
-      'capped at the default budget (10,000 tokens unless its operator set ' +
-      'MCP_DEFAULT_MAX_TOKENS); set max_tokens to choose the size: a trimmed result lists the ' +
+      'whenever you have a URL and need what the page says. Without max_tokens or max_chars the ' +
+      'result is capped at the default budget (10,000 tokens and 48,000 characters unless its ' +
+      'operator set MCP_DEFAULT_MAX_TOKENS or MCP_DEFAULT_MAX_CHARS); set max_tokens (or max_chars) ' +
+      'to choose the size: a trimmed result lists the ' +
       'sections that were cut (outline) and a next_cursor; call fetch_url again with the same ' +
       'url and that cursor to read the next part. With max_tokens, a query (what you want to ' +
       'learn) returns the passages that best match it instead of the head of the page, under ' +
@@ -55,6 +58,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     outputSchema: FetchResult,
     location: 'body',
     annotations: annotations(true),
+    holdsPages: true,
   },
   {
     name: 'estimate_tokens',
@@ -69,6 +73,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     outputSchema: EstimateResult,
     location: 'querystring',
     annotations: annotations(true),
+    holdsPages: false,
   },
   {
     name: 'fetch_multiple',
@@ -77,14 +82,16 @@ export const TOOLS: readonly ToolDefinition[] = [
       'Fetch 1 to 20 URLs concurrently, each as Markdown with its title and token count, in the ' +
       'order given. Use it instead of repeated fetch_url calls when you already have several ' +
       'URLs. A URL that fails gets its own error entry and never fails the others. ' +
-      'max_tokens_each caps every page; without it the default budget (10,000 tokens unless its ' +
-      'operator set MCP_DEFAULT_MAX_TOKENS) is shared equally by the pages, so the whole result ' +
-      'fits it; links, images and query work as in fetch_url. URLs fetched in the last 6 hours come ' +
+      'max_tokens_each (or max_chars_each) caps every page; without either the default budget ' +
+      '(10,000 tokens and 48,000 characters unless its operator set MCP_DEFAULT_MAX_TOKENS or ' +
+      'MCP_DEFAULT_MAX_CHARS) is shared equally by the pages, so the whole result fits it; links, ' +
+      'images and query work as in fetch_url. URLs fetched in the last 6 hours come ' +
       'from the cache without being fetched again. max_age, include and exclude work as in fetch_url.',
     inputSchema: BatchFetchRequest,
     outputSchema: BatchResult,
     location: 'body',
     annotations: annotations(true),
+    holdsPages: true,
   },
   {
     name: 'search_and_fetch',
@@ -93,8 +100,9 @@ export const TOOLS: readonly ToolDefinition[] = [
       'Search the web and return the top results with their page content as Markdown, in one ' +
       'call. Use it when you need information but have no URL yet. num_results is 1 to 10 ' +
       '(default 3); each page is trimmed to max_tokens_each tokens (100 to 20000); without it, ' +
-      '2000 each, or less so that all the results together fit the default budget (10,000 tokens ' +
-      'unless its operator set MCP_DEFAULT_MAX_TOKENS). Each result has title, url, snippet and ' +
+      '2000 each, or less so that all the results together fit the default budget (10,000 tokens and 48,000 ' +
+      'characters unless its operator set MCP_DEFAULT_MAX_TOKENS or MCP_DEFAULT_MAX_CHARS); max_chars_each ' +
+      'caps each by characters. Each result has title, url, snippet and ' +
       'markdown (the passages that best match the query), or an error when that page could not ' +
       'be fetched. To read a trimmed result ' +
       'further, call fetch_url with its url and next_cursor.',
@@ -103,6 +111,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     location: 'body',
     // The same query can return other pages tomorrow.
     annotations: annotations(false),
+    holdsPages: true,
   },
 ];
 
@@ -115,8 +124,18 @@ export function findTool(name: string): ToolDefinition | undefined {
   return TOOLS.find((tool) => tool.name === name);
 }
 
+/**
+ * Claude Code writes a result of more than 50,000 characters to a file and shows the model a preview of it, unless
+ * the tool's `_meta["anthropic/maxResultSizeChars"]` allows more (up to 500,000). Results within the default budget
+ * are shorter; a caller who sets its own size is shown results up to about Claude Code's own token limit
+ * (MAX_MCP_OUTPUT_TOKENS, 25,000 tokens: about 100,000 characters of prose), not a file, or up to the default
+ * character budget when an operator set it higher.
+ */
+const INLINE_RESULT_CHARS = 100_000;
+
 /** The tool list as MCP publishes it (tools/list); /.well-known/mcp.json embeds the same list. */
-export function listTools() {
+export function listTools(options: { defaultMaxChars?: number } = {}) {
+  const inline = Math.max(INLINE_RESULT_CHARS, options.defaultMaxChars ?? 0);
   return TOOLS.map((tool) => ({
     name: tool.name,
     title: tool.title,
@@ -124,5 +143,6 @@ export function listTools() {
     inputSchema: withOptionalDefaults(toJsonSchema(tool.inputSchema)) as { type: 'object'; [key: string]: unknown },
     outputSchema: toJsonSchema(tool.outputSchema) as { type: 'object'; [key: string]: unknown },
     annotations: { title: tool.title, ...tool.annotations },
+    ...(tool.holdsPages && { _meta: { 'anthropic/maxResultSizeChars': inline } }),
   }));
 }

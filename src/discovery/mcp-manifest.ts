@@ -54,7 +54,7 @@ export function buildMcpManifest(config: Config) {
         ],
       },
     ],
-    tools: listTools(),
+    tools: listTools({ defaultMaxChars: config.MCP_DEFAULT_MAX_CHARS }),
     auth: {
       type: 'api_key',
       in: 'header',

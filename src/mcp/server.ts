@@ -14,7 +14,7 @@ import { renderError } from '../errors.js';
 import type { BatchFetchRequest, FetchRequest, SearchRequest } from '../contract/fetch.js';
 import type { AgentOperations } from '../operations/agent.js';
 import { describeFailure, RemoteApiError } from '../operations/failure.js';
-import { applyDefaultBudget } from './default-budget.js';
+import { applyDefaultBudget, fitOutlines } from './default-budget.js';
 import { renderBatch, renderEstimate, renderFetch, renderSearch } from './render.js';
 import { TOOLS, findTool, listTools, type ToolName } from '../contract/tools.js';
 import { validateInput } from '../contract/validate.js';
@@ -25,25 +25,19 @@ const INSTRUCTIONS =
   'URL, and estimate_tokens to check a page size before fetching it. Cap large pages with ' +
   'max_tokens and read on with next_cursor.';
 
-type Handler = (operations: AgentOperations, args: unknown) => Promise<{ structured: object; text: string }>;
+/** A tool: the operation it runs, and the text a model reads of its result (sent as structuredContent too). */
+interface Handler<T extends object = object> {
+  run(operations: AgentOperations, args: unknown): Promise<T>;
+  render(result: T): string;
+}
+
+const handler = <T extends object>(h: Handler<T>) => h as Handler;
 
 const HANDLERS: Record<ToolName, Handler> = {
-  fetch_url: async (ops, args) => {
-    const page = await ops.fetchUrl(args as FetchRequest);
-    return { structured: page, text: renderFetch(page) };
-  },
-  estimate_tokens: async (ops, args) => {
-    const estimate = await ops.estimate(args as { url: string });
-    return { structured: estimate, text: renderEstimate(estimate) };
-  },
-  fetch_multiple: async (ops, args) => {
-    const batch = await ops.fetchMultiple(args as BatchFetchRequest);
-    return { structured: batch, text: renderBatch(batch) };
-  },
-  search_and_fetch: async (ops, args) => {
-    const search = await ops.searchAndFetch(args as SearchRequest);
-    return { structured: search, text: renderSearch(search) };
-  },
+  fetch_url: handler({ run: (ops, args) => ops.fetchUrl(args as FetchRequest), render: renderFetch }),
+  estimate_tokens: handler({ run: (ops, args) => ops.estimate(args as { url: string }), render: renderEstimate }),
+  fetch_multiple: handler({ run: (ops, args) => ops.fetchMultiple(args as BatchFetchRequest), render: renderBatch }),
+  search_and_fetch: handler({ run: (ops, args) => ops.searchAndFetch(args as SearchRequest), render: renderSearch }),
 };
 
 /** A failed call as a tool result: the summary, then the HTTP error body itself. */
@@ -55,8 +49,10 @@ export function toToolError(error: unknown): CallToolResult {
 export interface McpServerOptions {
   /** Told about failures that were not foreseen (they reach the model as an opaque internal error). */
   logError?: (error: unknown) => void;
-  /** The token budget when the caller gives none (MCP_DEFAULT_MAX_TOKENS); unset or 0: none. */
+  /** The token budget when the caller sets no size (MCP_DEFAULT_MAX_TOKENS); unset or 0: none. */
   defaultMaxTokens?: number;
+  /** The characters of a whole result when the caller sets no size (MCP_DEFAULT_MAX_CHARS); unset or 0: none. */
+  defaultMaxChars?: number;
   /** Told each time the tool list has been answered (the stdio server loads its pipeline then). */
   onToolsListed?: () => void;
 }
@@ -66,7 +62,8 @@ export function createMcpServer(operations: AgentOperations, options: McpServerO
     { name: 'fetchdown', title: 'Fetchdown', version: API_VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  const tools = listTools();
+  const tools = listTools({ defaultMaxChars: options.defaultMaxChars });
+  const budget = { tokens: options.defaultMaxTokens ?? 0, chars: options.defaultMaxChars ?? 0 };
 
   server.setRequestHandler(ListToolsRequestSchema, () => {
     // After this turn of the event loop, so the answer is written before whatever the listener starts.
@@ -84,9 +81,14 @@ export function createMcpServer(operations: AgentOperations, options: McpServerO
       );
     try {
       const args = validateInput<Record<string, unknown>>(tool.inputSchema, request.params.arguments, tool.location);
-      applyDefaultBudget(tool.name, request.params.arguments ?? {}, args, options.defaultMaxTokens ?? 0);
-      const { structured, text } = await HANDLERS[tool.name](operations, args);
-      return { content: [{ type: 'text', text }], structuredContent: structured as Record<string, unknown> };
+      const limit = applyDefaultBudget(tool.name, request.params.arguments ?? {}, args, budget);
+      const { run, render } = HANDLERS[tool.name];
+      const result = await run(operations, args);
+      const structured = limit === null ? result : fitOutlines(result, limit);
+      return {
+        content: [{ type: 'text', text: render(structured) }],
+        structuredContent: structured as Record<string, unknown>,
+      };
     } catch (error) {
       const result = toToolError(error);
       if (!(error instanceof RemoteApiError) && renderError(error).status === 500) options.logError?.(error);

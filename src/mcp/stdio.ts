@@ -20,6 +20,7 @@ export async function runStdioServer(config: Config, handle: DeferredHandle): Pr
   keepStdoutForProtocol();
   const server = createMcpServer(handle.operations, {
     defaultMaxTokens: config.MCP_DEFAULT_MAX_TOKENS,
+    defaultMaxChars: config.MCP_DEFAULT_MAX_CHARS,
     // The pipeline loads once the client has its answers to initialize and tools/list, which clients send at start
     // and give up on if they are slow; a tool call before that loads it itself.
     onToolsListed: () => void handle.load(),

@@ -43,6 +43,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (ap
         return reply.code(400).send(jsonRpcError(-32700, 'Parse error: the body is not valid JSON'));
       const server = createMcpServer(forCaller(deps.operations, request.caller), {
         defaultMaxTokens: deps.config.MCP_DEFAULT_MAX_TOKENS,
+        defaultMaxChars: deps.config.MCP_DEFAULT_MAX_CHARS,
         logError: (error) => request.log.error({ err: error }, 'mcp tool failed'),
       });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
