@@ -31,6 +31,7 @@ for (const [name, value] of [
   ['LOG_LEVEL', 'loud'],
   ['CACHE_URL', 'http://cache'],
   ['FETCH_MAX_REDIRECTS', '-1'],
+  ['MCP_DEFAULT_MAX_CHARS', '5000'],
 ] as const) {
   test(`a bad ${name} names the variable`, () => {
     assert.throws(
@@ -68,6 +69,9 @@ test('the per-user data directory of an installed package follows each platform'
     'C:/Users/ann/AppData/Local/fetchdown',
   );
   assert.equal(loadConfig({}).MCP_DEFAULT_MAX_TOKENS, 10000);
+  assert.equal(loadConfig({}).MCP_DEFAULT_MAX_CHARS, 48000);
+  assert.equal(loadConfig({ MCP_DEFAULT_MAX_CHARS: '0' }).MCP_DEFAULT_MAX_CHARS, 0);
+  assert.equal(loadConfig({}).NODE_ENV, 'development');
 });
 
 test('PUBLIC_BASE_URL defaults to the address served: the port and host the server listens on', () => {
