@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   extraction_timeout: 422,
   extraction_too_large: 422,
   extraction_busy: 503,
+  server_busy: 503,
   reader_failed: 502,
   blocked_by_site: 502,
   robots_disallowed: 403,
@@ -116,6 +117,7 @@ export interface FetchFailure {
     | 'extraction_timeout'
     | 'extraction_too_large'
     | 'extraction_busy'
+    | 'server_busy'
   >;
   detail: string;
   retryable: boolean;
@@ -124,7 +126,7 @@ export interface FetchFailure {
   retryHint?: string;
   /** More fields for the error body (the router's `attempts`). */
   extra?: Record<string, unknown>;
-  /** Response headers that belong to the failure (Retry-After when extraction is at capacity). */
+  /** Response headers that belong to the failure (Retry-After when the server is at capacity). */
   headers?: Record<string, string>;
 }
 
@@ -142,6 +144,7 @@ const RETRY_HINTS: Partial<Record<FetchFailure['code'], string>> = {
   extraction_timeout: 'the page is too large or too complex to extract in time; fetch a lighter URL for it',
   extraction_too_large: 'the page needs more memory to extract than the service allows; fetch a lighter URL for it',
   extraction_busy: 'retry after the number of seconds in Retry-After',
+  server_busy: 'retry after the number of seconds in Retry-After; the page itself is not at fault',
 };
 
 export function failureToError(failure: FetchFailure): AppError {

@@ -53,11 +53,20 @@ const RETRY_AFTER_SECONDS = 2;
 
 function poolFailure(reason: TaskFailure, url: string, options: ConversionOptions): FetchFailure {
   const host = new URL(url).host;
+  const retryAfter = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
   if (reason === 'timeout')
     return {
       code: 'extraction_timeout',
       detail: `${host}: extracting the page took longer than ${options.timeoutMs} ms, and was stopped`,
       retryable: false,
+    };
+  // A thread that died or could not start is the server's trouble, never the page's: retried, not a 500.
+  if (reason === 'lost')
+    return {
+      code: 'server_busy',
+      detail: `${host}: the extraction thread stopped before the page was done, for a reason other than the page's limits`,
+      retryable: true,
+      headers: retryAfter,
     };
   if (reason === 'memory')
     return {
@@ -69,7 +78,7 @@ function poolFailure(reason: TaskFailure, url: string, options: ConversionOption
     code: 'extraction_busy',
     detail: `every extraction thread is busy and ${options.queueMax} pages are waiting`,
     retryable: true,
-    headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+    headers: retryAfter,
   };
 }
 

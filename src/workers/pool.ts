@@ -25,7 +25,12 @@ export interface WorkerPoolOptions {
   nice: number;
 }
 
-export type TaskFailure = 'busy' | 'timeout' | 'memory' | 'closed';
+/**
+ * busy: the queue is full. timeout: the task ran past its deadline. lost: its thread stopped, or could not start, for
+ * another reason than the task's limits. memory: the task needed more heap than a thread has. closed: the pool was
+ * closed.
+ */
+export type TaskFailure = 'busy' | 'timeout' | 'lost' | 'memory' | 'closed';
 export type TaskOutcome<T> = { ok: true; value: T } | { ok: false; reason: TaskFailure };
 
 export interface PoolStats {
@@ -121,41 +126,39 @@ export function createWorkerPool(options: WorkerPoolOptions) {
       }
       pump();
     });
+    // A thread that stops on its own (an error outside any task, an exit) took no decision about its task: the task
+    // is `lost`, never a thrown error, which would answer as a 500.
     worker.on('error', (error: Error & { code?: string }) => {
-      const job = finish(thread);
-      if (!thread.ready) return failStart(thread, error);
-      retire(thread);
-      if (job && error.code === 'ERR_WORKER_OUT_OF_MEMORY') job.settle({ ok: false, reason: 'memory' });
-      else job?.fail(error);
-      pump();
+      if (!thread.ready) return failStart(thread);
+      stop(thread, error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'lost');
     });
     worker.on('exit', () => {
-      const job = finish(thread);
-      if (!thread.ready) return failStart(thread, new Error('a worker thread exited before it was ready'));
-      retire(thread);
-      job?.fail(new Error('a worker thread exited during a task'));
-      pump();
+      if (!thread.ready) return failStart(thread);
+      stop(thread, 'lost');
     });
     return thread;
   }
 
-  /** A thread that cannot even load would fail the same way again: its waiting tasks fail rather than loop. */
-  function failStart(thread: Thread, error: Error): void {
+  /** Ends the thread's job with `reason` and the thread with it; a new thread takes the queue. */
+  function stop(thread: Thread, reason: TaskFailure): void {
+    const job = finish(thread);
+    retire(thread);
+    job?.settle({ ok: false, reason });
+    pump();
+  }
+
+  /** A thread that cannot even load would fail the same way again: its waiting tasks are lost rather than loop. */
+  function failStart(thread: Thread): void {
     if (!threads.has(thread)) return;
     retire(thread);
     if ([...threads].some((t) => !t.ready)) return; // another thread is loading and may yet take them
-    for (const job of queue.splice(0)) job.fail(error);
+    for (const job of queue.splice(0)) job.settle({ ok: false, reason: 'lost' });
   }
 
   function dispatch(thread: Thread, job: Job): void {
     thread.job = job;
     thread.worker.ref();
-    thread.timer = setTimeout(() => {
-      finish(thread);
-      retire(thread);
-      job.settle({ ok: false, reason: 'timeout' });
-      pump();
-    }, options.deadlineMs);
+    thread.timer = setTimeout(() => stop(thread, 'timeout'), options.deadlineMs);
     thread.worker.postMessage({ task: job.task, input: job.input });
   }
 

@@ -1,7 +1,8 @@
 // The worker pool on its own, with a test worker module: results and thrown errors cross back as they were, a task
 // past its heap limit fails with `memory` and its thread is replaced, and a thread whose heap stays past half its
-// limit after a task is recycled; threads run nicer than the event loop. (Deadlines, the bounded queue and recycling
-// by count: test/http/extraction-threads.)
+// limit after a task is recycled; threads run nicer than the event loop; a thread that stops or cannot load loses its
+// tasks as an outcome, never an error. (Deadlines, the bounded queue and recycling by count:
+// test/http/extraction-threads.)
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
@@ -9,9 +10,9 @@ import { test } from 'node:test';
 import { workerEntry } from '../../src/workers/entry.js';
 import { createWorkerPool } from '../../src/workers/pool.js';
 
-const pool = (heapMb: number, nice = 0) =>
+const pool = (heapMb: number, nice = 0, module = 'tasks-worker') =>
   createWorkerPool({
-    entry: workerEntry(import.meta.url, 'tasks-worker'),
+    entry: workerEntry(import.meta.url, module),
     size: 1,
     queueMax: 4,
     deadlineMs: 60_000,
@@ -76,3 +77,17 @@ test(
     assert.deepEqual(await plain.run('priority', null), { ok: true, value: mine });
   },
 );
+
+test('a thread that exits during a task loses it as an outcome, not an error; the next task gets a new thread', async (t) => {
+  const workers = pool(64);
+  t.after(() => workers.close());
+  assert.deepEqual(await workers.run('exit', null), { ok: false, reason: 'lost' });
+  assert.deepEqual(await workers.run('echo', 'after'), { ok: true, value: 'after' });
+  assert.equal(workers.stats().started, 2);
+});
+
+test('tasks waiting for a thread that cannot load are lost as an outcome, not an error', async (t) => {
+  const workers = pool(64, 0, 'unloadable-worker');
+  t.after(() => workers.close());
+  assert.deepEqual(await workers.run('echo', 1), { ok: false, reason: 'lost' });
+});

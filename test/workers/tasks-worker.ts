@@ -1,5 +1,5 @@
-// A worker module for pool.test.ts: tasks that answer, throw, hold on to memory, exhaust the heap, or tell the
-// thread's scheduling priority.
+// A worker module for pool.test.ts: tasks that answer, throw, hold on to memory, exhaust the heap, tell the thread's
+// scheduling priority, or end the thread.
 import { getPriority } from 'node:os';
 import { serveTasks } from '../../src/workers/serve.js';
 
@@ -22,4 +22,5 @@ serveTasks({
     const grow: number[][] = [];
     for (;;) grow.push(megabyte());
   },
+  exit: () => process.exit(3),
 });
