@@ -15,7 +15,16 @@ if (!other) throw new Error('usage: npm run bench:thread-cpu -- <path of the oth
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const WARMUP_PASSES = Number(process.env.BENCH_WARMUP_PASSES ?? 8);
 const PASSES = 4; // a round's passes on each side
-const OPTIONS = { workers: 2, queueMax: 1000, timeoutMs: 60_000, maxTasks: 1e6, heapMb: 1024, nice: 0, pdfMaxPages: 1 };
+const OPTIONS = {
+  workers: 2,
+  queueMax: 1000,
+  timeoutMs: 60_000,
+  wallTimeoutMs: 120_000,
+  maxTasks: 1e6,
+  heapMb: 1024,
+  nice: 0,
+  pdfMaxPages: 1,
+};
 
 type Make = (options: ConversionOptions) => Conversions;
 async function load(root: string): Promise<Make> {

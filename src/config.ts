@@ -30,14 +30,18 @@ export const ConfigSchema = Type.Object({
   FETCH_CONCURRENCY: Int(64, 1, 1024),
   // Extraction threads (src/fetchers/conversions.ts): HTML extraction, Markdown, text, token counts and PDF layout run
   // off the event loop on this many worker threads (default: one per core; 0: in the calling thread, no deadline).
-  // Up to EXTRACT_QUEUE_MAX pages wait for a thread, beyond that a fetch answers 503 extraction_busy; a page still
-  // being extracted after EXTRACT_TIMEOUT_MS stops with its thread (422 extraction_timeout). A thread is replaced
-  // after EXTRACT_WORKER_MAX_TASKS pages or once its heap passes half of EXTRACT_WORKER_HEAP_MB, its hard limit; not
-  // sooner, as a new thread runs its first ~1,000 pages 1.5–3× slower while V8 compiles the code again.
+  // Up to EXTRACT_QUEUE_MAX pages wait for a thread, beyond that a fetch answers 503 extraction_busy. A page whose
+  // extraction has used EXTRACT_TIMEOUT_MS of its thread's CPU (Linux; wall time elsewhere) stops with its thread (422
+  // extraction_timeout, the page's fault); one that has not had that much CPU within EXTRACT_WALL_TIMEOUT_MS of its
+  // arrival (0: twice EXTRACT_TIMEOUT_MS), its wait for a thread included, is the server's (503 server_busy).
+  // A thread is replaced after EXTRACT_WORKER_MAX_TASKS pages or once its heap passes half of EXTRACT_WORKER_HEAP_MB,
+  // its hard limit; not sooner, as a new thread runs its first ~1,000 pages 1.5–3× slower while V8 compiles the code
+  // again.
   // On Linux the threads run EXTRACT_WORKER_NICE steps nicer than the event loop, so it never waits behind a page.
   EXTRACT_WORKERS: Int(availableParallelism(), 0, 64),
   EXTRACT_QUEUE_MAX: Int(64, 0, 10000),
   EXTRACT_TIMEOUT_MS: Int(15000, 100),
+  EXTRACT_WALL_TIMEOUT_MS: Int(0, 0),
   EXTRACT_WORKER_MAX_TASKS: Int(10000, 1),
   EXTRACT_WORKER_HEAP_MB: Int(1024, 64, 16384),
   EXTRACT_WORKER_NICE: Int(10, 0, 19),
@@ -188,6 +192,11 @@ function checkCombinations(config: Config): void {
   if (config.MCP_DEFAULT_MAX_CHARS > 0 && config.MCP_DEFAULT_MAX_CHARS < 10000) {
     throw new ConfigError(
       `MCP_DEFAULT_MAX_CHARS: 0 (no character budget) or at least 10000, room for a page besides its metadata (got "${config.MCP_DEFAULT_MAX_CHARS}")`,
+    );
+  }
+  if (config.EXTRACT_WALL_TIMEOUT_MS > 0 && config.EXTRACT_WALL_TIMEOUT_MS < config.EXTRACT_TIMEOUT_MS) {
+    throw new ConfigError(
+      'EXTRACT_WALL_TIMEOUT_MS: at least EXTRACT_TIMEOUT_MS, or no page could use its CPU limit (0: twice that limit)',
     );
   }
   if (Boolean(config.FETCHDOWN_API_URL) !== Boolean(config.FETCHDOWN_API_KEY)) {

@@ -82,3 +82,14 @@ test('PUBLIC_BASE_URL defaults to the address served: the port and host the serv
   assert.equal(loadConfig({ HOST: 'fd00::5', PORT: '9000' }).PUBLIC_BASE_URL, 'http://[fd00::5]:9000');
   assert.equal(loadConfig({ PORT: '8090', PUBLIC_BASE_URL: 'https://x.example' }).PUBLIC_BASE_URL, 'https://x.example');
 });
+
+test('a wall limit for extraction below its CPU limit is refused, naming the variable', () => {
+  assert.throws(() => loadConfig({ EXTRACT_TIMEOUT_MS: '5000', EXTRACT_WALL_TIMEOUT_MS: '1000' }), {
+    message: /^EXTRACT_WALL_TIMEOUT_MS: at least EXTRACT_TIMEOUT_MS/,
+  });
+  assert.equal(
+    loadConfig({ EXTRACT_TIMEOUT_MS: '5000', EXTRACT_WALL_TIMEOUT_MS: '5000' }).EXTRACT_WALL_TIMEOUT_MS,
+    5000,
+  );
+  assert.equal(loadConfig({}).EXTRACT_WALL_TIMEOUT_MS, 0); // twice EXTRACT_TIMEOUT_MS
+});

@@ -1,6 +1,8 @@
 // Where the CPU work of a fetch runs: on a pool of worker threads (EXTRACT_WORKERS of them), so a heavy page never
 // holds the event loop that serves every other request, cached ones included; in this thread when EXTRACT_WORKERS=0
-// (the one-shot CLI). A page that runs past EXTRACT_TIMEOUT_MS on its thread is stopped with the thread.
+// (the one-shot CLI). A page whose own work passes EXTRACT_TIMEOUT_MS of CPU is stopped with its thread (422, the
+// page's fault); a page the machine could not give that much CPU within EXTRACT_WALL_TIMEOUT_MS is answered 503 (the
+// server's).
 import type { FetchFailure } from '../errors.js';
 import { extractionTasks } from '../metrics/registry.js';
 import type { HttpResponse } from '../net/safe-client.js';
@@ -20,7 +22,10 @@ import { failed, type FetchOutcome } from './types.js';
 export interface ConversionOptions {
   workers: number;
   queueMax: number;
+  /** CPU time a page's extraction may use. */
   timeoutMs: number;
+  /** Wall time from a page's arrival at the pool to its content, its wait for a thread included. */
+  wallTimeoutMs: number;
   maxTasks: number;
   heapMb: number;
   nice: number;
@@ -57,8 +62,18 @@ function poolFailure(reason: TaskFailure, url: string, options: ConversionOption
   if (reason === 'timeout')
     return {
       code: 'extraction_timeout',
-      detail: `${host}: extracting the page took longer than ${options.timeoutMs} ms, and was stopped`,
+      detail: `${host}: extracting the page took longer than ${options.timeoutMs} ms of CPU, and was stopped`,
       retryable: false,
+    };
+  // The server's load, never the page's fault: a 422 would tell the caller that the page cannot be read.
+  if (reason === 'starved')
+    return {
+      code: 'server_busy',
+      detail:
+        `${host}: the server was too busy to extract the page within ${options.wallTimeoutMs} ms ` +
+        `(it had used less than its ${options.timeoutMs} ms of CPU)`,
+      retryable: true,
+      headers: retryAfter,
     };
   // A thread that died or could not start is the server's trouble, never the page's: retried, not a 500.
   if (reason === 'lost')
@@ -108,7 +123,8 @@ export function createConversions(options: ConversionOptions): Conversions {
     entry: workerEntry(import.meta.url, 'conversion-worker'),
     size: options.workers,
     queueMax: options.queueMax,
-    deadlineMs: options.timeoutMs,
+    cpuLimitMs: options.timeoutMs,
+    wallLimitMs: options.wallTimeoutMs,
     maxTasks: options.maxTasks,
     heapMb: options.heapMb,
     nice: options.nice,

@@ -37,6 +37,7 @@ export function createFetchers(config: Config, deps: { client: SafeClient; cache
     workers: config.EXTRACT_WORKERS,
     queueMax: config.EXTRACT_QUEUE_MAX,
     timeoutMs: config.EXTRACT_TIMEOUT_MS,
+    wallTimeoutMs: config.EXTRACT_WALL_TIMEOUT_MS || 2 * config.EXTRACT_TIMEOUT_MS,
     maxTasks: config.EXTRACT_WORKER_MAX_TASKS,
     heapMb: config.EXTRACT_WORKER_HEAP_MB,
     nice: config.EXTRACT_WORKER_NICE,

@@ -1,9 +1,11 @@
-// A pool of worker threads for CPU work that must not hold the event loop: a bounded queue, a deadline per task (the
-// worker still running at it is terminated and replaced), and workers recycled after a number of tasks or once their
-// heap has grown past half its limit. It knows nothing of what the tasks do: the entry module serves them (serve.ts).
+// A pool of worker threads for CPU work that must not hold the event loop: a bounded queue, two limits per task (its
+// own CPU time, past which its thread is terminated and replaced, and the wall time from its arrival, past which its
+// caller is answered), and workers recycled after a number of tasks or once their heap has grown past half its limit.
+// It knows nothing of what the tasks do: the entry module serves them (serve.ts).
 import { execArgv } from 'node:process';
 import { Worker } from 'node:worker_threads';
 import type { WorkerEntry } from './entry.js';
+import { threadCpuMs } from './thread-cpu.js';
 
 export interface WorkerPoolOptions {
   /** The worker's module (entry.ts finds it, compiled or under tsx); it calls serveTasks (serve.ts). */
@@ -12,8 +14,17 @@ export interface WorkerPoolOptions {
   size: number;
   /** Tasks waiting for a thread at most, beyond one per free thread; past it, run() answers `busy` at once. */
   queueMax: number;
-  /** Wall time a task may run on its thread (not counting its wait in the queue). */
-  deadlineMs: number;
+  /**
+   * CPU time a task may use on its thread: past it the task fails with `timeout`, its own work being too much. On
+   * Linux it is the thread's own CPU time (/proc), so a wait for a core does not count; elsewhere, the wall time since
+   * the task reached its thread.
+   */
+  cpuLimitMs: number;
+  /**
+   * Wall time from a task's arrival (its wait for a thread included) to its result: a task that has not used its CPU
+   * limit by then fails with `starved`, the machine having been too busy to run it, not the task too heavy.
+   */
+  wallLimitMs: number;
   /** Tasks a thread runs before it is replaced, so whatever a task leaves behind cannot pile up. */
   maxTasks: number;
   /** The old-generation limit of each thread's heap: a task that needs more fails with `memory`. */
@@ -26,11 +37,11 @@ export interface WorkerPoolOptions {
 }
 
 /**
- * busy: the queue is full. timeout: the task ran past its deadline. lost: its thread stopped, or could not start, for
- * another reason than the task's limits. memory: the task needed more heap than a thread has. closed: the pool was
- * closed.
+ * busy: the queue is full. timeout: the task used its CPU limit. starved: the wall limit passed before the task could
+ * use that much CPU (waiting for a thread, or for a core). lost: its thread stopped, or could not start, for another
+ * reason than the task's limits. memory: the task needed more heap than a thread has. closed: the pool was closed.
  */
-export type TaskFailure = 'busy' | 'timeout' | 'lost' | 'memory' | 'closed';
+export type TaskFailure = 'busy' | 'timeout' | 'starved' | 'lost' | 'memory' | 'closed';
 export type TaskOutcome<T> = { ok: true; value: T } | { ok: false; reason: TaskFailure };
 
 export interface PoolStats {
@@ -46,6 +57,9 @@ export interface PoolStats {
 interface Job {
   task: string;
   input: unknown;
+  /** Fires at the wall limit, whether the task still waits for a thread or runs on one. */
+  wallTimer: NodeJS.Timeout | null;
+  /** Both clear wallTimer; once the caller has its answer, a later one is ignored. */
   settle(outcome: TaskOutcome<unknown>): void;
   fail(error: Error): void;
 }
@@ -53,14 +67,23 @@ interface Job {
 interface Thread {
   worker: Worker;
   ready: boolean;
+  /** The thread's id, for its CPU time (thread-cpu.ts); null where it is not known. */
+  tid: number | null;
   job: Job | null;
+  /** When the job reached the thread: the thread's CPU time (null if unknown) and the wall clock, in ms. */
+  cpuAtStart: number | null;
+  startedAt: number;
+  /** The next look at the job's CPU time. */
   timer: NodeJS.Timeout | null;
   tasks: number;
 }
 
-/** What serve.ts sends: `ready` once its module has loaded, then one reply per task. */
+/** Past its CPU limit a task runs on until the next look: this often at most, so a look never spins. */
+const MIN_LOOK_MS = 10;
+
+/** What serve.ts sends: `ready` (with the thread's id) once its module has loaded, then one reply per task. */
 export type Reply =
-  | { ready: true }
+  | { ready: true; tid: number | null }
   | { ok: true; value: unknown; heapUsed: number }
   | { ok: false; error: { name: string; message: string; stack?: string } };
 
@@ -94,6 +117,35 @@ export function createWorkerPool(options: WorkerPoolOptions) {
     return job;
   }
 
+  /** The CPU time the thread's job has used; the wall time since it started where the thread's CPU cannot be read. */
+  function cpuUsed(thread: Thread): number {
+    const now = thread.tid === null || thread.cpuAtStart === null ? null : threadCpuMs(thread.tid);
+    return now === null ? performance.now() - thread.startedAt : now - thread.cpuAtStart!;
+  }
+
+  /**
+   * Looks at the job's CPU time: past the limit it stops; short of it, it looks again once the rest of the limit could
+   * have been used (a thread uses at most one core), until the job ends or its wall limit passes.
+   */
+  function look(thread: Thread): void {
+    const left = options.cpuLimitMs - cpuUsed(thread);
+    if (left <= 0) return stop(thread, 'timeout');
+    thread.timer = setTimeout(() => look(thread), Math.max(left, MIN_LOOK_MS));
+  }
+
+  /**
+   * The job's wall limit: a job still waiting leaves the queue. A running one is answered `starved` but left to finish
+   * on its thread, its result unused: on a machine short of CPU, a new thread (its module loaded again, its code cold)
+   * would cost more than the rest of a page that is within its CPU limit, which still stops it if it is not.
+   */
+  function expire(job: Job): void {
+    const waiting = queue.indexOf(job);
+    if (waiting >= 0) queue.splice(waiting, 1);
+    const thread = waiting >= 0 ? undefined : [...threads].find((t) => t.job === job);
+    if (thread && cpuUsed(thread) >= options.cpuLimitMs) return stop(thread, 'timeout');
+    job.settle({ ok: false, reason: 'starved' });
+  }
+
   function start(): Thread {
     started++;
     const worker = new Worker(options.entry.source, {
@@ -108,11 +160,21 @@ export function createWorkerPool(options: WorkerPoolOptions) {
     worker.stdout.resume();
     worker.stderr.resume();
     worker.unref();
-    const thread: Thread = { worker, ready: false, job: null, timer: null, tasks: 0 };
+    const thread: Thread = {
+      worker,
+      ready: false,
+      tid: null,
+      job: null,
+      cpuAtStart: null,
+      startedAt: 0,
+      timer: null,
+      tasks: 0,
+    };
     threads.add(thread);
     worker.on('message', (reply: Reply) => {
       if ('ready' in reply) {
         thread.ready = true;
+        thread.tid = reply.tid;
         return pump();
       }
       const job = finish(thread);
@@ -158,7 +220,9 @@ export function createWorkerPool(options: WorkerPoolOptions) {
   function dispatch(thread: Thread, job: Job): void {
     thread.job = job;
     thread.worker.ref();
-    thread.timer = setTimeout(() => stop(thread, 'timeout'), options.deadlineMs);
+    thread.startedAt = performance.now();
+    thread.cpuAtStart = thread.tid === null ? null : threadCpuMs(thread.tid);
+    thread.timer = setTimeout(() => look(thread), options.cpuLimitMs);
     thread.worker.postMessage({ task: job.task, input: job.input });
   }
 
@@ -182,7 +246,21 @@ export function createWorkerPool(options: WorkerPoolOptions) {
       if (queue.length >= options.queueMax + options.size - running)
         return Promise.resolve({ ok: false, reason: 'busy' });
       return new Promise<TaskOutcome<T>>((resolve, reject) => {
-        queue.push({ task, input, settle: resolve as Job['settle'], fail: reject });
+        const job: Job = {
+          task,
+          input,
+          wallTimer: null,
+          settle: (outcome) => {
+            clearTimeout(job.wallTimer ?? undefined);
+            resolve(outcome as TaskOutcome<T>);
+          },
+          fail: (error) => {
+            clearTimeout(job.wallTimer ?? undefined);
+            reject(error);
+          },
+        };
+        job.wallTimer = setTimeout(() => expire(job), options.wallLimitMs);
+        queue.push(job);
         pump();
       });
     },

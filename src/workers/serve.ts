@@ -4,6 +4,7 @@ import { getPriority, setPriority } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Reply, ThreadSettings } from './pool.js';
+import { currentThreadId } from './thread-cpu.js';
 
 export type TaskHandlers = Record<string, (input: never) => unknown>;
 
@@ -25,7 +26,8 @@ export function serveTasks(handlers: TaskHandlers): void {
     void run(task, input).then((reply) => port.postMessage(reply));
   });
   lowerPriority((workerData as ThreadSettings).nice);
-  port.postMessage({ ready: true } satisfies Reply);
+  // The thread's id lets the pool read the CPU time this thread has run, which only the thread itself can name.
+  port.postMessage({ ready: true, tid: currentThreadId() } satisfies Reply);
 }
 
 /**

@@ -10,7 +10,15 @@ import { createConversions, type Extraction } from '../../src/fetchers/conversio
 
 const TARGET = { f1: 0.97, precision: 0.95, recall: 0.975 };
 const missing = benchmarkDir() === null;
-const OPTIONS = { queueMax: 1000, timeoutMs: 60_000, maxTasks: 1000, heapMb: 1024, nice: 0, pdfMaxPages: 1 };
+const OPTIONS = {
+  queueMax: 1000,
+  timeoutMs: 60_000,
+  wallTimeoutMs: 600_000,
+  maxTasks: 1000,
+  heapMb: 1024,
+  nice: 0,
+  pdfMaxPages: 1,
+};
 
 function contentOf(extraction: Extraction) {
   assert.ok(extraction.ok, 'extraction failed');

@@ -11,6 +11,7 @@ const conversions = createConversions({
   workers: 1,
   queueMax: 1000,
   timeoutMs: 60_000,
+  wallTimeoutMs: 600_000,
   maxTasks: 1000,
   heapMb: 1024,
   nice: 0,

@@ -6,7 +6,15 @@ import { createConversions } from '../../src/fetchers/conversions.js';
 import { unpackHtml } from '../../src/fetchers/kept-html.js';
 import type { HttpResponse } from '../../src/net/safe-client.js';
 
-const OPTIONS = { queueMax: 10, timeoutMs: 60_000, maxTasks: 100, heapMb: 256, nice: 0, pdfMaxPages: 1 };
+const OPTIONS = {
+  queueMax: 10,
+  timeoutMs: 60_000,
+  wallTimeoutMs: 600_000,
+  maxTasks: 100,
+  heapMb: 256,
+  nice: 0,
+  pdfMaxPages: 1,
+};
 const threads = createConversions({ ...OPTIONS, workers: 1 });
 const here = createConversions({ ...OPTIONS, workers: 0 });
 after(() => threads.close());

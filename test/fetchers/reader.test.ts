@@ -42,6 +42,7 @@ const conversions = createConversions({
   workers: 1,
   queueMax: 100,
   timeoutMs: 60_000,
+  wallTimeoutMs: 600_000,
   maxTasks: 1000,
   heapMb: 512,
   nice: 0,

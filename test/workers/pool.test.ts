@@ -1,8 +1,9 @@
 // The worker pool on its own, with a test worker module: results and thrown errors cross back as they were, a task
 // past its heap limit fails with `memory` and its thread is replaced, and a thread whose heap stays past half its
-// limit after a task is recycled; threads run nicer than the event loop; a thread that stops or cannot load loses its
-// tasks as an outcome, never an error. (Deadlines, the bounded queue and recycling by count:
-// test/http/extraction-threads.)
+// limit after a task is recycled; threads run nicer than the event loop. A task's CPU limit counts its own work, not
+// the time it spends without a core; a thread that stops or cannot load loses its tasks as an outcome, never an
+// error. (The bounded queue and recycling by count: test/http/extraction-threads; CPU starvation:
+// test/http/extraction-starved.)
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
@@ -10,12 +11,17 @@ import { test } from 'node:test';
 import { workerEntry } from '../../src/workers/entry.js';
 import { createWorkerPool } from '../../src/workers/pool.js';
 
-const pool = (heapMb: number, nice = 0, module = 'tasks-worker') =>
+const pool = (
+  heapMb: number,
+  nice = 0,
+  limits = { cpuLimitMs: 60_000, wallLimitMs: 120_000 },
+  module = 'tasks-worker',
+) =>
   createWorkerPool({
     entry: workerEntry(import.meta.url, module),
     size: 1,
     queueMax: 4,
-    deadlineMs: 60_000,
+    ...limits,
     maxTasks: 100,
     heapMb,
     nice,
@@ -78,6 +84,52 @@ test(
   },
 );
 
+// Where a thread's CPU time cannot be read (not Linux) the CPU limit is wall time, and a wait counts against it.
+const linuxOnly = { skip: process.platform !== 'linux' };
+
+/** Starts the pool's thread and waits until it has loaded, so that a short wall limit is not spent on loading. */
+async function loaded(workers: ReturnType<typeof pool>): Promise<void> {
+  workers.warm();
+  while (workers.stats().ready < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+test('a task that uses its CPU limit fails with timeout, and the next task gets a new thread', async (t) => {
+  const workers = pool(64, 0, { cpuLimitMs: 200, wallLimitMs: 600_000 });
+  t.after(() => workers.close());
+  assert.deepEqual(await workers.run('spin', null), { ok: false, reason: 'timeout' });
+  assert.deepEqual(await workers.run('echo', 'after'), { ok: true, value: 'after' });
+  assert.equal(workers.stats().started, 2);
+});
+
+test('a task that runs past its CPU limit in wall time without using that CPU is served', linuxOnly, async (t) => {
+  const workers = pool(64, 0, { cpuLimitMs: 100, wallLimitMs: 600_000 });
+  t.after(() => workers.close());
+  assert.deepEqual(await workers.run('wait', 500), { ok: true, value: 500 });
+  assert.equal(workers.stats().started, 1);
+});
+
+test('a task still short of its CPU limit at the wall limit fails with starved, not timeout', linuxOnly, async (t) => {
+  const workers = pool(64, 0, { cpuLimitMs: 100, wallLimitMs: 300 });
+  t.after(() => workers.close());
+  await loaded(workers);
+  assert.deepEqual(await workers.run('wait', 1500), { ok: false, reason: 'starved' });
+  // Its thread finishes it unseen, rather than a new thread being started on a machine short of CPU.
+  while (workers.stats().running > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(await workers.run('echo', 'after'), { ok: true, value: 'after' });
+  assert.equal(workers.stats().started, 1);
+});
+
+test('a task still waiting for a thread at the wall limit fails with starved, and leaves the queue', async (t) => {
+  const workers = pool(64, 0, { cpuLimitMs: 60_000, wallLimitMs: 1000 });
+  t.after(() => workers.close());
+  await loaded(workers);
+  const first = workers.run('wait', 3000);
+  const second = workers.run('echo', 'queued');
+  assert.deepEqual(await second, { ok: false, reason: 'starved' });
+  assert.deepEqual(await first, { ok: false, reason: 'starved' });
+  assert.equal(workers.stats().queued, 0);
+});
+
 test('a thread that exits during a task loses it as an outcome, not an error; the next task gets a new thread', async (t) => {
   const workers = pool(64);
   t.after(() => workers.close());
@@ -87,7 +139,7 @@ test('a thread that exits during a task loses it as an outcome, not an error; th
 });
 
 test('tasks waiting for a thread that cannot load are lost as an outcome, not an error', async (t) => {
-  const workers = pool(64, 0, 'unloadable-worker');
+  const workers = pool(64, 0, undefined, 'unloadable-worker');
   t.after(() => workers.close());
   assert.deepEqual(await workers.run('echo', 1), { ok: false, reason: 'lost' });
 });

@@ -1,5 +1,5 @@
 // A worker module for pool.test.ts: tasks that answer, throw, hold on to memory, exhaust the heap, tell the thread's
-// scheduling priority, or end the thread.
+// scheduling priority, spin on the CPU, wait without using it, or end the thread.
 import { getPriority } from 'node:os';
 import { serveTasks } from '../../src/workers/serve.js';
 
@@ -21,6 +21,15 @@ serveTasks({
   exhaust: () => {
     const grow: number[][] = [];
     for (;;) grow.push(megabyte());
+  },
+  // Uses the CPU until it is stopped: what a page that is too heavy does.
+  spin: () => {
+    for (;;);
+  },
+  // Blocks the thread for `ms` without using the CPU: what a page does on a machine too busy to run it.
+  wait: (ms: number) => {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+    return ms;
   },
   exit: () => process.exit(3),
 });
