@@ -83,6 +83,12 @@ function poolFailure(reason: TaskFailure, url: string, options: ConversionOption
       retryable: true,
       headers: retryAfter,
     };
+  if (reason === 'limits')
+    return {
+      code: 'extraction_too_large',
+      detail: `${host}: the page is too large or too deeply nested to extract (it reached the JavaScript engine's limits)`,
+      retryable: false,
+    };
   if (reason === 'memory')
     return {
       code: 'extraction_too_large',

@@ -39,9 +39,14 @@ export interface WorkerPoolOptions {
 /**
  * busy: the queue is full. timeout: the task used its CPU limit. starved: the wall limit passed before the task could
  * use that much CPU (waiting for a thread, or for a core). lost: its thread stopped, or could not start, for another
- * reason than the task's limits. memory: the task needed more heap than a thread has. closed: the pool was closed.
+ * reason than the task's limits. memory: the task needed more heap than a thread has. limits: the task reached one of
+ * the JavaScript engine's own limits (stack depth, string or array length). closed: the pool was closed.
  */
-export type TaskFailure = 'busy' | 'timeout' | 'starved' | 'lost' | 'memory' | 'closed';
+export type TaskFailure = 'busy' | 'timeout' | 'starved' | 'lost' | 'memory' | 'limits' | 'closed';
+
+/** The engine's RangeErrors that an input's size or depth reaches, not a mistake in the task's code. */
+const ENGINE_LIMITS =
+  /^(Maximum call stack size exceeded|Invalid string length|Invalid array length|Array buffer allocation failed)/;
 export type TaskOutcome<T> = { ok: true; value: T } | { ok: false; reason: TaskFailure };
 
 export interface PoolStats {
@@ -182,6 +187,8 @@ export function createWorkerPool(options: WorkerPoolOptions) {
       if (reply.ok) {
         if (thread.tasks >= options.maxTasks || reply.heapUsed > (options.heapMb * 1024 * 1024) / 2) retire(thread);
         job?.settle({ ok: true, value: reply.value });
+      } else if (reply.error.name === 'RangeError' && ENGINE_LIMITS.test(reply.error.message)) {
+        job?.settle({ ok: false, reason: 'limits' });
       } else {
         // The task threw: the same error as a call in this thread would have thrown.
         job?.fail(Object.assign(new Error(reply.error.message), { name: reply.error.name, stack: reply.error.stack }));

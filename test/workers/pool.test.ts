@@ -36,6 +36,13 @@ test('a result and a thrown error cross back as they were', async (t) => {
   assert.equal(workers.stats().started, 1);
 });
 
+test("a task that reaches the engine's own limits fails with limits, an outcome, not a thrown error", async (t) => {
+  const workers = pool(256);
+  t.after(() => workers.close());
+  assert.deepEqual(await workers.run('recurse', null), { ok: false, reason: 'limits' });
+  assert.deepEqual(await workers.run('echo', 'after'), { ok: true, value: 'after' });
+});
+
 test('a task past the heap limit fails with memory, and the next task gets a new thread', async (t) => {
   const workers = pool(64);
   t.after(() => workers.close());

@@ -1,5 +1,5 @@
 // A worker module for pool.test.ts: tasks that answer, throw, hold on to memory, exhaust the heap, tell the thread's
-// scheduling priority, spin on the CPU, wait without using it, or end the thread.
+// scheduling priority, spin on the CPU, wait without using it, recurse past the stack, or end the thread.
 import { getPriority } from 'node:os';
 import { serveTasks } from '../../src/workers/serve.js';
 
@@ -32,4 +32,9 @@ serveTasks({
     return ms;
   },
   exit: () => process.exit(3),
+  // Recurses until the engine's stack limit: what a page nested too deeply for a recursive pass does.
+  recurse: () => {
+    const deeper = (n: number): number => deeper(n + 1) + 1;
+    return deeper(0);
+  },
 });
