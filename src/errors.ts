@@ -99,6 +99,68 @@ export class ValidationError extends Error {
   }
 }
 
+/** A field of a request as the code that reads it names it, in the contract's words: ['url'], ['include', 2]. */
+export type Field = readonly [string, ...(string | number)[]];
+
+/** Where a caller put a value (FastAPI's `loc`): ['body', 'url'], ['query', 'max_tokens'], ['body', 'urls', 3]. */
+export type Location = (string | number)[];
+
+/** Where the caller of a surface put each field: the surface knows (a JSON body, a query string, a path). */
+export type Locate = (field: Field) => Location;
+
+/** The HTTP API's locations, which the MCP tools and the CLI answer with too: fields of a JSON body, of a query. */
+export const inBody: Locate = (field) => ['body', ...field];
+export const inQuery: Locate = (field) => ['query', ...field];
+
+/** Fields under the names the caller gave them, then located: a batch's `urls[3]` is the `url` of its fourth fetch. */
+export function renamed(names: Readonly<Record<string, Field>>, locate: Locate): Locate {
+  return ([name, ...rest]) => locate([...(names[name] ?? [name]), ...rest]);
+}
+
+export interface FieldIssue {
+  field: Field;
+  /** A function of the field's name where the message says it (in the caller's words: `max_tokens_each 2 …`). */
+  msg: string | ((name: string) => string);
+  type: string;
+}
+
+function locateIssue(issue: FieldIssue, locate: Locate): ValidationIssue {
+  const loc = locate(issue.field);
+  return { loc, msg: typeof issue.msg === 'string' ? issue.msg : issue.msg(String(loc.at(-1))), type: issue.type };
+}
+
+/**
+ * A 422 about fields of a request, raised where they are read (the services), which name the field; the surface that
+ * took the request says where it was (`at`). Unlocated, it is still a 422, at the field itself.
+ */
+export class FieldError extends ValidationError {
+  constructor(readonly fieldIssues: readonly FieldIssue[]) {
+    super(fieldIssues.map((issue) => locateIssue(issue, (field) => [...field])));
+  }
+
+  static of(field: Field, msg: FieldIssue['msg'], type: string): FieldError {
+    return new FieldError([{ field, msg, type }]);
+  }
+
+  at(locate: Locate): ValidationError {
+    return new ValidationError(this.fieldIssues.map((issue) => locateIssue(issue, locate)));
+  }
+}
+
+/** `error` with the fields it names located by `locate` (any other error as it is). */
+export function located(error: unknown, locate: Locate): unknown {
+  return error instanceof FieldError ? error.at(locate) : error;
+}
+
+/** `work`, whose field errors say where the caller put the fields. */
+export async function locating<T>(locate: Locate, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw located(error, locate);
+  }
+}
+
 /** A failure a fetcher expected (blocked address, timeout, bad status…), returned as a value, not thrown. */
 export interface FetchFailure {
   code: Extract<
