@@ -25,7 +25,10 @@ export function isUri(value: string): boolean {
   return true;
 }
 
-/** URLs that passed lately: agents send the same ones again and again, and parsing is most of the body check. */
+/**
+ * URLs that passed lately: agents send the same ones again and again, and parsing is most of the body check. A pure
+ * function's memo, module-level because an Ajv format is a plain function shared by every Ajv instance.
+ */
 const recentUris = new Set<string>();
 
 export function createAjv(options: Options): Ajv {
@@ -40,6 +43,7 @@ export function createAjv(options: Options): Ajv {
 // surface's compiler, src/http/validator.ts, still checks them), and compiling the meta-schema's own validator was most
 // of the CPU of a CLI's or an MCP tool's first validation.
 const strict = createAjv({ coerceTypes: false, validateSchema: false });
+// A pure function's memo keyed by the schema objects themselves, which live as long as the process.
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 
 /**

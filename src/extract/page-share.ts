@@ -18,6 +18,7 @@ interface PageLengths {
   text: number;
   prose: number;
 }
+// Measured once per document, whose lifetime (one extraction) is the memo's: a WeakMap.
 const pageLengths = new WeakMap<Document, PageLengths>();
 
 function proseLength(root: Element): number {

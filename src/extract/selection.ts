@@ -27,6 +27,7 @@ export interface SelectedContent {
 }
 
 const probe = new DOMParser().parseFromString('<html><head></head><body></body></html>', 'text/html');
+// A pure function's memo (a selector's verdict never changes), kept module-level like the probe; cleared at 1,024.
 const checked = new Map<string, string | null>();
 
 /** Why `selector` cannot be used (the engine's own message), or null when it can. */

@@ -15,6 +15,7 @@ const ADD_TO_CART = /\badd[-_ ]?to[-_ ]?(?:cart|bag|basket)\b/i;
 /** A buy box's button, perhaps repeated in a sticky bar and a mobile layout; a catalogue has one per card. */
 const MAX_BUY_BUTTONS = 3;
 
+// Read once per document, whose lifetime (one extraction) is the memo's: a WeakMap.
 const pageTypes = new WeakMap<Document, PageType>();
 
 /** Reads the page's declared type from its JSON-LD (the blocks parse.ts cut out), microdata and og:type. */
