@@ -23,6 +23,7 @@ export function createDeps(config: Config, options: { clock?: Clock; addresses?:
     search: pipeline.search,
     accounts: accountServices.accounts,
     publicBaseUrl: config.PUBLIC_BASE_URL,
+    hostOf: pipeline.memos.hosts,
     onLedgerError: (error, context) => log.error({ err: error }, `ledger write failed while ${context}`),
   });
   return {

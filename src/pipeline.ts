@@ -10,10 +10,33 @@ import { agentMode, type AgentHandle } from './operations/agent.js';
 import { createLocalOperations } from './operations/local.js';
 import { createRemoteOperations } from './operations/remote.js';
 import { createSearchProvider } from './search/index.js';
+import { createHostMemo } from './operations/meter.js';
+import { createAnswerMemo } from './services/answer-memo.js';
+import { createViewMemos } from './services/content-view.js';
 import { createEstimator } from './services/estimate.js';
 import { createFetchService } from './services/fetch-service.js';
+import { createPageKeyMemo } from './services/page-cache.js';
 import { createSearchService } from './services/search.js';
 import type { Clock } from './util/clock.js';
+
+/**
+ * The memos of recent work a process keeps besides its cache, in one place: each bounded, each made again from its key
+ * when it is gone. Memos of pure functions called from module code stay beside them, each saying why: selectors'
+ * checks (extract/selection.ts), URL format checks and compiled schemas (contract/validate.ts), answers' JSON
+ * (http/routes/fetch.ts), and what one document's extraction reads more than once (extract/).
+ */
+export function createMemos() {
+  return {
+    /** A URL as written (and a forced fetcher) → its page's cache key and the key's hash: 1,024 URLs. */
+    pageKeys: createPageKeyMemo(),
+    /** A cached copy → the whole answers made from it, up to 8 ways of asking; goes with the copy. */
+    answers: createAnswerMemo(),
+    /** Markdown → its restyled copies (4 M characters a style), content → its block index (8 M characters). */
+    views: createViewMemos(),
+    /** A URL → its host, for the ledger: 512 URLs. */
+    hosts: createHostMemo(),
+  };
+}
 
 /**
  * options.clock: the time of cache expiry; the system clock unless given.
@@ -31,17 +54,20 @@ export function createPipeline(config: Config, options: { clock?: Clock; address
     ...options.addresses,
   });
   const fetchers = createFetchers(config, { client, cache, addresses: options.addresses });
+  const memos = createMemos();
   const fetchService = createFetchService({
     config,
     cache,
     router: fetchers.router,
     select: fetchers.conversions.select,
+    memos,
     clock: options.clock,
   });
   const estimate = createEstimator({ client, fetchService, extract: fetchers.conversions.extract });
   const search = createSearchService({ provider: createSearchProvider(config), fetchService });
   return {
     cache,
+    memos,
     fetchService,
     estimate,
     search,

@@ -9,6 +9,7 @@ import type {
   SearchRequest,
   SearchResult,
 } from '../contract/fetch.js';
+import { inBody, inQuery } from '../errors.js';
 import type { Caller, Operations } from './index.js';
 
 /** Arguments are the contract's request bodies after validation and defaults, so both modes take them as they are. */
@@ -31,12 +32,19 @@ export interface AgentHandle {
   close(): Promise<void>;
 }
 
-/** The operations run in this process for one caller: the same pipeline, cache, guard and meter as the HTTP routes. */
-export function forCaller(operations: Operations, caller: Caller): AgentOperations {
+/**
+ * The operations run in this process for one caller: the same pipeline, cache, guard and meter as the HTTP routes,
+ * and their 422s at the HTTP API's locations (`body.max_tokens`, `query.url`), so that an agent's error reads the
+ * same in local and remote mode.
+ */
+export function forCaller(
+  operations: Pick<Operations, 'fetchUrl' | 'estimate' | 'fetchMany' | 'searchAndFetch'>,
+  caller: Caller,
+): AgentOperations {
   return {
-    fetchUrl: (args) => operations.fetchUrl(caller, args),
-    estimate: (args) => operations.estimate(caller, args.url),
-    fetchMultiple: (args) => operations.fetchMany(caller, args),
-    searchAndFetch: (args) => operations.searchAndFetch(caller, args),
+    fetchUrl: (args) => operations.fetchUrl(caller, args, inBody),
+    estimate: (args) => operations.estimate(caller, args.url, inQuery),
+    fetchMultiple: (args) => operations.fetchMany(caller, args, inBody),
+    searchAndFetch: (args) => operations.searchAndFetch(caller, args, inBody),
   };
 }

@@ -1,26 +1,27 @@
 // Fetches up to 20 URLs at once: results in input order, each URL metered on its own, and a failure becomes that
 // URL's error entry, never the batch's.
 import type { BatchFetchRequest, BatchResult } from '../contract/fetch.js';
-import { toErrorEntry } from '../errors.js';
-import { checkSelection, type FetchService } from '../services/fetch-service.js';
+import { located, locating, renamed, toErrorEntry, type Locate } from '../errors.js';
+import type { FetchService } from '../services/fetch-service.js';
+import { checkSelection } from '../services/page-selection.js';
 import { CACHE_HIT_MILLICREDITS, priceOf } from '../pricing.js';
 import type { Meter, Pay } from './meter.js';
 
 type BatchItem = BatchResult['results'][number];
 
+/** `locate`: where the caller put the batch's fields; a URL's 422 names the batch's (`urls[3]`, `max_tokens_each`). */
 export async function fetchMany(
   fetchService: FetchService,
   meter: Meter,
   input: BatchFetchRequest,
+  locate: Locate,
 ): Promise<BatchResult> {
   // Broken selectors fail the batch, not each URL.
-  if (input.include?.length || input.exclude?.length) checkSelection(input);
+  if (input.include?.length || input.exclude?.length) await locating(locate, async () => checkSelection(input));
   // 402 unless at least one page can be paid (from the cache, the cheapest); after that, a URL the account cannot pay
   // for gets its own 402 entry.
   await meter.requireCredit(priceOf(CACHE_HIT_MILLICREDITS));
   const style = { links: input.links, images: input.images };
-  const maxTokens = ['body', 'max_tokens_each'];
-  const maxChars = ['body', 'max_chars_each'];
   // Identical URLs share one fetch; the global limiter inside the service bounds sockets across batches.
   const byUrl = new Map<string, Promise<BatchItem>>();
   const results = input.urls.map((url, index) => {
@@ -39,16 +40,19 @@ export async function fetchMany(
       exclude: input.exclude,
       query: input.query,
     };
-    const at = { url: ['body', 'urls', index], maxTokens, maxChars };
+    const at = renamed(
+      { url: ['urls', index], max_tokens: ['max_tokens_each'], max_chars: ['max_chars_each'] },
+      locate,
+    );
     const pending = meter
       .fetch(
         'batch',
         url,
         'auto',
-        (pay?: Pay) => fetchService.fetchOne({ ...request, pay }, at),
-        () => fetchService.answersFromCache(request, at),
+        (pay?: Pay) => fetchService.fetchOne({ ...request, pay }),
+        () => fetchService.answersFromCache(request),
       )
-      .catch((error: unknown): BatchItem => ({ url, error: toErrorEntry(error) }));
+      .catch((error: unknown): BatchItem => ({ url, error: toErrorEntry(located(error, at)) }));
     byUrl.set(url, pending);
     return pending;
   });

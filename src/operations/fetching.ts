@@ -1,8 +1,8 @@
 // The fetch operations: one URL, its token estimate, and its cached copy; each metered for its caller.
 import type { CacheDeleted, CacheStatus, EstimateResult, FetchRequest, FetchResult } from '../contract/fetch.js';
-import { AppError } from '../errors.js';
+import { AppError, locating, type Locate } from '../errors.js';
 import type { Estimator } from '../services/estimate.js';
-import type { FetchService, FieldLocations } from '../services/fetch-service.js';
+import type { FetchService } from '../services/fetch-service.js';
 import { isLoopback, type Caller, type MeterFor } from './meter.js';
 
 const KEY_HEADERS = { 'WWW-Authenticate': 'ApiKey header="X-Service-Key"' };
@@ -11,8 +11,11 @@ export function createFetchOperations(deps: { fetchService: FetchService; estima
   const { fetchService, estimate, meterFor } = deps;
 
   return {
-    /** `at`: where the caller put the fields, for 422s (GET /r/ takes them from its path and query string). */
-    fetchUrl(caller: Caller, input: FetchRequest, at?: FieldLocations): Promise<FetchResult> {
+    /**
+     * `locate`: where the caller put the fields, for 422s: the body of POST /fetch, GET /r/'s path and query string.
+     * So does each operation's.
+     */
+    fetchUrl(caller: Caller, input: FetchRequest, locate: Locate): Promise<FetchResult> {
       const request = {
         url: input.url,
         maxTokens: input.max_tokens,
@@ -27,17 +30,19 @@ export function createFetchOperations(deps: { fetchService: FetchService; estima
         exclude: input.exclude,
         query: input.query,
       };
-      return meterFor(caller).fetch(
-        'fetch',
-        input.url,
-        input.fetcher,
-        (pay) => fetchService.fetchOne({ ...request, pay }, at),
-        () => fetchService.answersFromCache(request, at),
+      return locating(locate, () =>
+        meterFor(caller).fetch(
+          'fetch',
+          input.url,
+          input.fetcher,
+          (pay) => fetchService.fetchOne({ ...request, pay }),
+          () => fetchService.answersFromCache(request),
+        ),
       );
     },
 
-    estimate(caller: Caller, url: string): Promise<EstimateResult> {
-      return meterFor(caller).estimate(url, () => estimate(url));
+    estimate(caller: Caller, url: string, locate: Locate): Promise<EstimateResult> {
+      return locating(locate, () => meterFor(caller).estimate(url, () => estimate(url)));
     },
 
     /**
@@ -46,7 +51,7 @@ export function createFetchOperations(deps: { fetchService: FetchService; estima
      * may read any cached copy, and are known), as Firecrawl tells it only to keyed calls and Jina's keyless reader
      * tells none, and to callers on this machine (its operator); anonymous callers from elsewhere get a 401.
      */
-    cacheStatus(caller: Caller, url: string): Promise<CacheStatus> {
+    cacheStatus(caller: Caller, url: string, locate: Locate): Promise<CacheStatus> {
       if (caller.kind === 'anonymous' && !isLoopback(caller.ip)) {
         throw new AppError(
           'invalid_api_key',
@@ -55,14 +60,14 @@ export function createFetchOperations(deps: { fetchService: FetchService; estima
           { headers: KEY_HEADERS },
         );
       }
-      return fetchService.cacheStatus(url);
+      return locating(locate, () => fetchService.cacheStatus(url));
     },
 
     /**
      * Evicting a shared copy makes the next caller of that URL pay a full fetch instead of a cache hit, so it takes an
      * account: an anonymous caller could otherwise raise everyone's bills (and load the site) at will.
      */
-    deleteCached(caller: Caller, url: string): Promise<CacheDeleted> {
+    deleteCached(caller: Caller, url: string, locate: Locate): Promise<CacheDeleted> {
       if (caller.kind === 'anonymous') {
         throw new AppError(
           'invalid_api_key',
@@ -71,7 +76,7 @@ export function createFetchOperations(deps: { fetchService: FetchService; estima
           { headers: KEY_HEADERS },
         );
       }
-      return fetchService.deleteCached(url);
+      return locating(locate, () => fetchService.deleteCached(url));
     },
   };
 }

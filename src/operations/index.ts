@@ -1,13 +1,14 @@
 // The one set of operations every surface calls: the HTTP routes, the MCP tools and the CLI. Inputs and results are
 // the contract's shapes; each operation meters its caller (src/operations/meter.ts).
 import type { Accounts } from '../accounts/index.js';
+import type { Locate } from '../errors.js';
 import type { Estimator } from '../services/estimate.js';
 import type { FetchService } from '../services/fetch-service.js';
 import type { SearchService } from '../services/search.js';
 import { createAccountOperations } from './accounts.js';
 import { fetchMany } from './fetch-many.js';
 import { createFetchOperations } from './fetching.js';
-import { createMetering, type Caller } from './meter.js';
+import { createMetering, type Caller, type HostMemo, type MeterFor } from './meter.js';
 import { createSearchOperations } from './searching.js';
 
 export type { Caller } from './meter.js';
@@ -18,8 +19,25 @@ export interface OperationsDeps {
   search: SearchService;
   accounts: Accounts;
   publicBaseUrl: string;
+  /** The memo of URLs' hosts for the ledger (pipeline.ts owns it with the other memos). */
+  hostOf: HostMemo;
   /** Told about ledger writes that failed after the work was done (the caller still gets the result). */
   onLedgerError(error: unknown, context: string): void;
+}
+
+/** The operations of the fetch pipeline (fetch, batch, estimate, cache, search), each caller metered by `meterFor`. */
+export function createPipelineOperations(deps: {
+  fetchService: FetchService;
+  estimate: Estimator;
+  search: SearchService;
+  meterFor: MeterFor;
+}) {
+  return {
+    ...createFetchOperations(deps),
+    fetchMany: (caller: Caller, input: Parameters<typeof fetchMany>[2], locate: Locate) =>
+      fetchMany(deps.fetchService, deps.meterFor(caller), input, locate),
+    ...createSearchOperations(deps),
+  };
 }
 
 export function createOperations(deps: OperationsDeps) {
@@ -27,13 +45,11 @@ export function createOperations(deps: OperationsDeps) {
     credits: deps.accounts.credits,
     anonymous: deps.accounts.anonymous,
     publicBaseUrl: deps.publicBaseUrl,
+    hostOf: deps.hostOf,
     onError: deps.onLedgerError,
   });
   return {
-    ...createFetchOperations({ fetchService: deps.fetchService, estimate: deps.estimate, meterFor }),
-    fetchMany: (caller: Caller, input: Parameters<typeof fetchMany>[2]) =>
-      fetchMany(deps.fetchService, meterFor(caller), input),
-    ...createSearchOperations({ search: deps.search, meterFor }),
+    ...createPipelineOperations({ ...deps, meterFor }),
     accounts: createAccountOperations({ accounts: deps.accounts }),
   };
 }

@@ -3,12 +3,9 @@
 import type { Estimator } from '../services/estimate.js';
 import type { FetchService } from '../services/fetch-service.js';
 import type { SearchService } from '../services/search.js';
-import type { AgentOperations } from './agent.js';
-import { fetchMany } from './fetch-many.js';
-import { createFetchOperations } from './fetching.js';
-import type { Caller } from './index.js';
+import { forCaller, type AgentOperations } from './agent.js';
+import { createPipelineOperations } from './index.js';
 import { meterLocal } from './meter.js';
-import { createSearchOperations } from './searching.js';
 
 /**
  * Built without the account store: this caller is never metered, and the store's modules (Kysely, the database
@@ -19,17 +16,5 @@ export function createLocalOperations(deps: {
   estimate: Estimator;
   search: SearchService;
 }): AgentOperations {
-  const caller: Caller = { kind: 'local' };
-  const fetching = createFetchOperations({
-    fetchService: deps.fetchService,
-    estimate: deps.estimate,
-    meterFor: meterLocal,
-  });
-  const searching = createSearchOperations({ search: deps.search, meterFor: meterLocal });
-  return {
-    fetchUrl: (args) => fetching.fetchUrl(caller, args),
-    estimate: (args) => fetching.estimate(caller, args.url),
-    fetchMultiple: (args) => fetchMany(deps.fetchService, meterLocal(caller), args),
-    searchAndFetch: (args) => searching.searchAndFetch(caller, args),
-  };
+  return forCaller(createPipelineOperations({ ...deps, meterFor: meterLocal }), { kind: 'local' });
 }

@@ -102,25 +102,32 @@ function fetchReserve(fetcher: FetcherChoice): Price {
 
 const NOTHING = priceOf(0);
 
-const hosts = new Map<string, string | null>();
-
-/** The host of a URL, remembered for the last few hundred URLs: agents fetch the same pages again and again. */
-function hostOf(url: string | undefined): string | null {
-  if (!url) return null;
-  let host = hosts.get(url);
-  if (host !== undefined) return host;
-  try {
-    host = new URL(url).host || null;
-  } catch {
-    host = null;
-  }
-  if (hosts.size >= 512) hosts.clear();
-  hosts.set(url, host);
-  return host;
+/**
+ * The host of a URL (for the ledger's url_host), remembered for the last few hundred URLs: agents fetch the same pages
+ * again and again. One per process, owned with the other memos (pipeline.ts).
+ */
+export function createHostMemo() {
+  const hosts = new Map<string, string | null>();
+  return function hostOf(url: string | undefined): string | null {
+    if (!url) return null;
+    let host = hosts.get(url);
+    if (host !== undefined) return host;
+    try {
+      host = new URL(url).host || null;
+    } catch {
+      host = null;
+    }
+    if (hosts.size >= 512) hosts.clear();
+    hosts.set(url, host);
+    return host;
+  };
 }
+
+export type HostMemo = ReturnType<typeof createHostMemo>;
 
 /** The ledger fields every operation records, billed or not. */
 function ledgerDetails(
+  hostOf: HostMemo,
   spec: Pick<Metered<unknown>, 'operation' | 'url'>,
   priced: Priced,
   status: string,
@@ -239,9 +246,10 @@ export function createMetering(deps: {
   credits: Credits;
   anonymous: AnonymousAllowance;
   publicBaseUrl: string;
+  hostOf: HostMemo;
   onError(error: unknown, context: string): void;
 }) {
-  const { credits, anonymous, publicBaseUrl, onError } = deps;
+  const { credits, anonymous, publicBaseUrl, hostOf, onError } = deps;
 
   async function runAnonymous<T>(ip: string, spec: Metered<T>, work: (pay?: Pay) => Promise<T>): Promise<T> {
     const started = performance.now();
@@ -259,7 +267,7 @@ export function createMetering(deps: {
       status = toErrorEntry(error).code;
       throw error;
     } finally {
-      const row = { account_id: null, key_id: null, ...ledgerDetails(spec, priced, status, started) };
+      const row = { account_id: null, key_id: null, ...ledgerDetails(hostOf, spec, priced, status, started) };
       const batchWrite = credits.record(row);
       if (batchWrite) await batchWrite.catch((error: unknown) => onError(error, 'recording an anonymous operation'));
     }
@@ -281,7 +289,7 @@ export function createMetering(deps: {
       const refusal = credits.record({
         account_id: account.id,
         key_id: keyId,
-        ...ledgerDetails(spec, { price: NOTHING }, 'quota_exceeded', started),
+        ...ledgerDetails(hostOf, spec, { price: NOTHING }, 'quota_exceeded', started),
       });
       if (refusal) await refusal.catch((error: unknown) => onError(error, 'recording a refusal'));
     }
@@ -318,7 +326,7 @@ export function createMetering(deps: {
           const { charged, keep } = await credits.settle(reservation, {
             price: status === 'ok' ? priced.price : NOTHING,
             key_id: keyId,
-            ...ledgerDetails(spec, priced, status, started),
+            ...ledgerDetails(hostOf, spec, priced, status, started),
           });
           const keepWhenDelivered = (delivered: boolean) => {
             keep(delivered);

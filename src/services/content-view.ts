@@ -14,7 +14,7 @@ import {
 import type { Format } from '../contract/fetch.js';
 import { countTokens } from '../tokens/count.js';
 import { selectForQuery, withoutRanges, type QueryPart, type Range } from '../tokens/select.js';
-import { takePart, type TrimResult } from '../tokens/trim.js';
+import { createDocumentIndexes, takePart, type DocumentIndexes, type TrimResult } from '../tokens/trim.js';
 import type { StoredPage } from './render.js';
 
 export interface ContentView {
@@ -37,10 +37,18 @@ interface Restyled {
   total: number;
 }
 
-/** One cache per style, keyed by the stored Markdown: bounded by characters, since pages can be megabytes long. */
-const restyledByStyle = new Map<string, LRUCache<string, Restyled>>();
+/**
+ * What content views are made with, kept while pages are read: restyled Markdown (one LRU per style, keyed by the
+ * stored Markdown, bounded by characters since pages can be megabytes long) and the documents' block indexes
+ * (tokens/trim.ts). They hold pages' content, so the pipeline owns them (pipeline.ts) as it owns its cache.
+ */
+export function createViewMemos() {
+  return { restyled: new Map<string, LRUCache<string, Restyled>>(), indexes: createDocumentIndexes() };
+}
 
-function restyle(markdown: string, style: MarkdownStyle): Restyled {
+export type ViewMemos = ReturnType<typeof createViewMemos>;
+
+function restyle(markdown: string, style: MarkdownStyle, restyledByStyle: ViewMemos['restyled']): Restyled {
   const styleKey = `${style.links}/${style.images}`;
   let cache = restyledByStyle.get(styleKey);
   if (!cache) {
@@ -62,16 +70,17 @@ function restyle(markdown: string, style: MarkdownStyle): Restyled {
 }
 
 /** `style` applies to Markdown (and json, built from it); text has no links or images to restyle. */
-export function viewContent(page: StoredPage, format: Format, style: MarkdownStyle): ContentView {
-  if (format === 'text') return plainView(page.text, page.tokens.text);
-  if (isDefaultStyle(style)) return plainView(page.markdown, page.tokens.markdown);
-  const { styled, whole, total } = restyle(page.markdown, style);
-  if (styled.uses.length === 0) return plainView(styled.body, total);
-  return referencedView(styled, whole, total);
+export function viewContent(page: StoredPage, format: Format, style: MarkdownStyle, memos: ViewMemos): ContentView {
+  const { indexes } = memos;
+  if (format === 'text') return plainView(page.text, indexes, page.tokens.text);
+  if (isDefaultStyle(style)) return plainView(page.markdown, indexes, page.tokens.markdown);
+  const { styled, whole, total } = restyle(page.markdown, style, memos.restyled);
+  if (styled.uses.length === 0) return plainView(styled.body, indexes, total);
+  return referencedView(styled, whole, indexes, total);
 }
 
 /** `total` is counted when first asked for when it is not known (the rest of a page after a query's part). */
-function plainView(content: string, total?: number): ContentView {
+function plainView(content: string, indexes: DocumentIndexes, total?: number): ContentView {
   let counted = total;
   return {
     body: content,
@@ -79,15 +88,15 @@ function plainView(content: string, total?: number): ContentView {
     get total() {
       return (counted ??= countTokens(content));
     },
-    part: (offset, budget) => takePart(content, offset, budget),
-    select: (query, budget) => selectForQuery(content, query, budget),
+    part: (offset, budget) => takePart(content, offset, budget, indexes),
+    select: (query, budget) => selectForQuery(content, query, budget, indexes),
     rest(shown) {
-      return plainView(withoutRanges(content, shown));
+      return plainView(withoutRanges(content, shown), indexes);
     },
   };
 }
 
-function referencedView(styled: StyledMarkdown, whole: string, total?: number): ContentView {
+function referencedView(styled: StyledMarkdown, whole: string, indexes: DocumentIndexes, total?: number): ContentView {
   let counted = total;
   return {
     body: styled.body,
@@ -95,11 +104,11 @@ function referencedView(styled: StyledMarkdown, whole: string, total?: number): 
     get total() {
       return (counted ??= countTokens(whole));
     },
-    part: (offset, budget) => takeReferencedPart(styled, offset, budget),
-    select: (query, budget) => selectReferenced(styled, query, budget),
+    part: (offset, budget) => takeReferencedPart(styled, offset, budget, indexes),
+    select: (query, budget) => selectReferenced(styled, query, budget, indexes),
     rest(shown) {
       const rest = withoutUses(styled, shown);
-      return referencedView(rest, withDefinitions(rest.body, rest, 0, rest.body.length));
+      return referencedView(rest, withDefinitions(rest.body, rest, 0, rest.body.length), indexes);
     },
   };
 }
@@ -118,9 +127,14 @@ function withoutUses(styled: StyledMarkdown, shown: Range[]): StyledMarkdown {
 }
 
 /** A query's part followed by the definitions of the references it holds, taken with less room until both fit. */
-function selectReferenced(styled: StyledMarkdown, query: string, budget: number): QueryPart | null {
+function selectReferenced(
+  styled: StyledMarkdown,
+  query: string,
+  budget: number,
+  indexes: DocumentIndexes,
+): QueryPart | null {
   for (let room = budget; room > 0;) {
-    const part = selectForQuery(styled.body, query, room);
+    const part = selectForQuery(styled.body, query, room, indexes);
     if (part === null) return null;
     const lines = [...new Set(part.shown.flatMap(([start, end]) => definitionsIn(styled, start, end)))].sort(
       (a, b) => Number(/\d+/.exec(a)![0]) - Number(/\d+/.exec(b)![0]),
@@ -138,15 +152,20 @@ function selectReferenced(styled: StyledMarkdown, query: string, budget: number)
  * A part followed by the definitions of the references it holds, so its numbers point somewhere. When they push it
  * over the budget, the part is taken again with less room until both fit.
  */
-function takeReferencedPart(styled: StyledMarkdown, offset: number, budget: number | null): TrimResult {
+function takeReferencedPart(
+  styled: StyledMarkdown,
+  offset: number,
+  budget: number | null,
+  indexes: DocumentIndexes,
+): TrimResult {
   const start = firstNonSpace(styled.body, offset);
   const referenced = (part: TrimResult) => definitionsIn(styled, start, start + part.content.length);
   if (budget === null) {
-    const part = takePart(styled.body, offset, null);
+    const part = takePart(styled.body, offset, null, indexes);
     return withCount(part, appendDefinitions(part.content, referenced(part)));
   }
   for (let room = budget; room > 0;) {
-    const part = takePart(styled.body, offset, room);
+    const part = takePart(styled.body, offset, room, indexes);
     const lines = referenced(part);
     if (lines.length === 0) return part;
     const content = appendDefinitions(part.content, lines);
@@ -157,7 +176,7 @@ function takeReferencedPart(styled: StyledMarkdown, offset: number, budget: numb
   }
   // A definition longer than the whole budget, right where the part starts: the part must still move on, so it
   // keeps the room it has and lists the definitions that fit.
-  const part = takePart(styled.body, offset, budget);
+  const part = takePart(styled.body, offset, budget, indexes);
   const kept: string[] = [];
   for (const line of referenced(part)) {
     if (countTokens(appendDefinitions(part.content, [...kept, line])) <= budget) kept.push(line);

@@ -1,6 +1,6 @@
 // Cursors for reading a long page in parts: they point into one cached copy, so part 2 always matches part 1.
 import { createHash } from 'node:crypto';
-import { ValidationError } from '../errors.js';
+import { FieldError } from '../errors.js';
 import {
   DEFAULT_STYLE,
   IMAGE_STYLES,
@@ -19,8 +19,6 @@ export interface Cursor {
   /** After a query's part: the ranges it showed, which the rest of the page (what `offset` points into) leaves out. */
   skip?: [number, number][];
 }
-
-const LOC = ['body', 'cursor'];
 
 export function hashKey(cacheKey: string): string {
   return createHash('sha256').update(cacheKey).digest('base64url').slice(0, 16);
@@ -73,12 +71,7 @@ export function decodeCursor(raw: string): Cursor {
     parts = null;
   }
   const version = Array.isArray(parts) ? (parts as unknown[])[0] : null;
-  if (version !== 1 && version !== 2)
-    throw ValidationError.single(
-      LOC,
-      'Cursor is malformed: pass next_cursor exactly as it was returned',
-      'cursor_invalid',
-    );
+  if (version !== 1 && version !== 2) throw cursorMalformed();
   const [, key, storedAt, offset, format, links = DEFAULT_STYLE.links, images = DEFAULT_STYLE.images, ...gaps] =
     parts as unknown[];
   const skip = version === 2 ? readSkip(gaps) : undefined;
@@ -93,11 +86,7 @@ export function decodeCursor(raw: string): Cursor {
     !(LINK_STYLES as readonly unknown[]).includes(links) ||
     !(IMAGE_STYLES as readonly unknown[]).includes(images)
   ) {
-    throw ValidationError.single(
-      LOC,
-      'Cursor is malformed: pass next_cursor exactly as it was returned',
-      'cursor_invalid',
-    );
+    throw cursorMalformed();
   }
   const style = { links, images } as MarkdownStyle;
   const cursor: Cursor = {
@@ -111,6 +100,37 @@ export function decodeCursor(raw: string): Cursor {
   return cursor;
 }
 
-export function cursorError(msg: string): ValidationError {
-  return ValidationError.single(LOC, msg, 'cursor_invalid');
+/** A cursor read with the request it came with: a 422 unless it was issued for the same key, format and style. */
+export function readCursor(raw: string, keyHash: string, format: Format, style: MarkdownStyle): Cursor {
+  const cursor = decodeCursor(raw);
+  if (cursor.key !== keyHash)
+    throw cursorError(
+      'Cursor belongs to another URL, fetcher or selection: pass it with the URL (and fetcher, include and ' +
+        'exclude) it was returned for',
+    );
+  if (cursor.format !== format)
+    throw cursorError(`Cursor was issued for format '${cursor.format}': repeat that format`);
+  if (cursor.style.links !== style.links || cursor.style.images !== style.images) {
+    throw cursorError(
+      `Cursor was issued for links '${cursor.style.links}' and images '${cursor.style.images}': repeat those`,
+    );
+  }
+  return cursor;
+}
+
+/** A 422 at the request's `cursor`. */
+function cursorError(msg: string): FieldError {
+  return FieldError.of(['cursor'], msg, 'cursor_invalid');
+}
+
+/** A cursor that was changed, or whose offset does not fit the copy it points into. */
+export function cursorMalformed(): FieldError {
+  return cursorError('Cursor is malformed: pass next_cursor exactly as it was returned');
+}
+
+/** A cursor into a copy the cache no longer holds. */
+export function cursorExpired(): FieldError {
+  return cursorError(
+    'Cursor has expired: the cached copy it points into is gone; fetch the URL again without a cursor',
+  );
 }

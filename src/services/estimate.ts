@@ -8,7 +8,8 @@ import { decodeBody } from '../net/charset.js';
 import { parseEncodings } from '../net/read-body.js';
 import type { SafeClient, HttpResponse } from '../net/safe-client.js';
 import { countTokens } from '../tokens/count.js';
-import { parseTargetUrl, type FetchService } from './fetch-service.js';
+import type { FetchService } from './fetch-service.js';
+import { parseTargetUrl } from './page-cache.js';
 
 /** The most an estimate reads of a page's body, in bytes as sent (compressed when the server compresses). */
 export const SAMPLE_BYTES = 64 * 1024;
@@ -150,7 +151,7 @@ export function createEstimator(deps: {
   }
 
   return async function estimate(rawUrl: string): Promise<Estimate> {
-    const url = parseTargetUrl(rawUrl, ['query', 'url']);
+    const url = parseTargetUrl(rawUrl);
     const cached = await fetchService.lookupCached(url);
     if (cached) {
       const page = cached.value;

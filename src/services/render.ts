@@ -6,12 +6,12 @@ import type { MarkdownStyle } from '../extract/formats/link-style.js';
 import type { FetchedPage, FetcherName } from '../fetchers/types.js';
 import type { FetchResult, Format } from '../contract/fetch.js';
 import { fetchMillicredits, toCredits } from '../pricing.js';
-import { ValidationError } from '../errors.js';
+import { FieldError } from '../errors.js';
 import { countTokens } from '../tokens/count.js';
 import { scoreUnits } from '../tokens/ranking.js';
 import type { Range } from '../tokens/select.js';
 import type { TrimResult } from '../tokens/trim.js';
-import { viewContent, type ContentView } from './content-view.js';
+import { viewContent, type ContentView, type ViewMemos } from './content-view.js';
 import { encodeCursor } from './cursor.js';
 
 /**
@@ -75,14 +75,11 @@ export interface RenderOptions {
   /** Links and images (Markdown and json only); cursors carry it so every part is rendered alike. */
   style: MarkdownStyle;
   maxTokens: number | null;
-  /** Where the caller put the budget (`max_tokens`, a batch's `max_tokens_each`), for the 422 when it is too small. */
-  maxTokensAt: readonly (string | number)[];
   /**
    * The most characters of content (as JavaScript counts them, UTF-16 code units): a part within `maxTokens` that is
    * longer is taken again with fewer tokens, so it still ends at a block boundary and its cursor reads on from there.
    */
   maxChars: number | null;
-  maxCharsAt: readonly (string | number)[];
   offset: number;
   hit: boolean;
   /** The clock's time, for the copy's age. */
@@ -92,6 +89,9 @@ export interface RenderOptions {
   /** A cursor's read after a query's part: the ranges that part showed, left out of what is read now. */
   skip?: Range[];
 }
+
+/** What one request's answer is rendered with, whichever way it is answered (fetch-service.ts), but where it starts. */
+export type RequestShape = Omit<RenderOptions, 'offset' | 'hit' | 'skip'>;
 
 /** Tries a part needs at most before its budget is halved instead (characters per token vary along a page). */
 const SCALED_TRIES = 4;
@@ -111,16 +111,17 @@ function withinChars<T extends { content: string; tokenCount: number }>(
   for (let tries = 0; maxChars !== null && part !== null && part.content.length > maxChars; tries++) {
     const scaled = Math.floor((part.tokenCount * maxChars) / part.content.length);
     const next = tries < SCALED_TRIES ? Math.min(part.tokenCount - 1, scaled) : Math.floor(part.tokenCount / 2);
-    if (next < 1) throw tooSmall(options.maxCharsAt, maxChars, 'token');
+    if (next < 1) throw tooSmall('max_chars', maxChars, 'token');
     part = take(next);
   }
   return part;
 }
 
-function tooSmall(at: readonly (string | number)[], budget: number | null, what: 'character' | 'token') {
-  return ValidationError.single(
-    [...at],
-    `${String(at.at(-1))} ${budget} cannot hold the next ${what} of this page: ask for more`,
+/** A budget that cannot hold the next part of the page; the message names it as its caller does (`max_tokens_each`). */
+function tooSmall(field: 'max_tokens' | 'max_chars', budget: number | null, what: 'character' | 'token') {
+  return FieldError.of(
+    [field],
+    (name) => `${name} ${budget} cannot hold the next ${what} of this page: ask for more`,
     'too_small',
   );
 }
@@ -163,13 +164,14 @@ function choosePart(view: ContentView, options: RenderOptions): { part: TrimResu
   return { part, skip: options.skip };
 }
 
-export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions): FetchResult {
+/** `memos`: the pipeline's restyled copies and document indexes (content-view.ts). */
+export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions, memos: ViewMemos): FetchResult {
   const page = entry.value;
-  const pageView = viewContent(page, options.format, options.style);
+  const pageView = viewContent(page, options.format, options.style, memos);
   const total = pageView.total;
   const { part, skip } = choosePart(options.skip ? pageView.rest(options.skip) : pageView, options);
   // Nothing fits: a cursor to the same place would have a caller following next_cursor loop for ever.
-  if (part.truncated && part.content === '') throw tooSmall(options.maxTokensAt, options.maxTokens, 'character');
+  if (part.truncated && part.content === '') throw tooSmall('max_tokens', options.maxTokens, 'character');
   const result: FetchResult = {
     url: options.requestUrl,
     markdown: part.content,

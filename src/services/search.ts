@@ -1,7 +1,7 @@
 // The search use case: ask the configured provider, then fetch its top results concurrently through the same
 // pipeline as /fetch (cache, router, SSRF guard), each trimmed; a result that fails carries its error, never the
 // search's.
-import { AppError, toErrorEntry } from '../errors.js';
+import { AppError, locating, renamed, toErrorEntry, type Locate } from '../errors.js';
 import type { FetchResult, SearchResult } from '../contract/fetch.js';
 import { searchCredits } from '../pricing.js';
 import type { SearchHit, SearchProvider } from '../search/types.js';
@@ -38,7 +38,15 @@ function toItem(hit: SearchHit, page: FetchResult): SearchItem {
 export function createSearchService(deps: { provider: SearchProvider | null; fetchService: FetchService }) {
   const { provider, fetchService } = deps;
 
-  return async function searchAndFetch(options: SearchOptions, signal?: AbortSignal): Promise<SearchResult> {
+  /**
+   * `locate`: where the caller put the search's fields (`max_tokens_each`), for the 422 of a result no budget could
+   * hold; a result's URL that cannot be fetched is located in the results (`['results', 3, 'url']`).
+   */
+  return async function searchAndFetch(
+    options: SearchOptions,
+    locate: Locate,
+    signal?: AbortSignal,
+  ): Promise<SearchResult> {
     if (!provider) throw new AppError('search_not_configured', SEARCH_NOT_CONFIGURED);
     const outcome = await provider.search(options.query, options.numResults, signal);
     if (!outcome.ok) {
@@ -49,24 +57,23 @@ export function createSearchService(deps: { provider: SearchProvider | null; fet
     const hits = outcome.results.slice(0, options.numResults);
     // Providers sometimes list one page twice; it is fetched once.
     const byUrl = new Map<string, Promise<FetchResult>>();
+    const perResult = renamed({ max_tokens: ['max_tokens_each'], max_chars: ['max_chars_each'] }, locate);
     const items = hits.map(async (hit, index): Promise<SearchItem> => {
       let pending = byUrl.get(hit.url);
       if (!pending) {
-        pending = fetchService.fetchOne(
-          // The search query picks each page's passages: the part that matches, not the page's head.
-          {
-            url: hit.url,
-            maxTokens: options.maxTokensEach,
-            maxChars: options.maxCharsEach,
-            format: 'markdown',
-            useCache: true,
-            query: options.query,
-          },
-          {
-            url: ['results', index, 'url'],
-            maxTokens: ['body', 'max_tokens_each'],
-            maxChars: ['body', 'max_chars_each'],
-          },
+        const at: Locate = (field) => (field[0] === 'url' ? ['results', index, 'url'] : perResult(field));
+        pending = locating(at, () =>
+          fetchService.fetchOne(
+            // The search query picks each page's passages: the part that matches, not the page's head.
+            {
+              url: hit.url,
+              maxTokens: options.maxTokensEach,
+              maxChars: options.maxCharsEach,
+              format: 'markdown',
+              useCache: true,
+              query: options.query,
+            },
+          ),
         );
         byUrl.set(hit.url, pending);
       }

@@ -4,7 +4,7 @@
 import { splitBlocks } from './blocks.js';
 import { countTokens } from './count.js';
 import { queryTerms, termScores } from './ranking.js';
-import { takePart, type OutlineEntry } from './trim.js';
+import { takePart, type DocumentIndexes, type OutlineEntry } from './trim.js';
 
 /** [start, end) offsets into the content. */
 export type Range = [number, number];
@@ -55,9 +55,14 @@ export function leftOutMarker(tokens: number): string {
  * more of the query's terms than the head of the page does (the head then answers as well, in order: a query of each
  * WCXB page's title found 0.90x the head cut's must-have snippets in 500 tokens without this, 0.99x with it). Blocks
  * without any query term fill what room is left, in document order, so a query that matches little still reads like
- * the page.
+ * the page. `indexes`: as takePart's (trim.ts).
  */
-export function selectForQuery(content: string, query: string, budget: number): QueryPart | null {
+export function selectForQuery(
+  content: string,
+  query: string,
+  budget: number,
+  indexes?: DocumentIndexes,
+): QueryPart | null {
   const blocks = passages(content, splitBlocks(content));
   const paths: number[][] = [];
   const stack: number[] = [];
@@ -133,7 +138,7 @@ export function selectForQuery(content: string, query: string, budget: number): 
     const tokenCount = countTokens(part);
     if (tokenCount <= budget) {
       const wanted = new Set(queryTerms(query));
-      if (termsHeld(part, wanted) <= termsHeld(takePart(content, 0, budget).content, wanted)) return null;
+      if (termsHeld(part, wanted) <= termsHeld(takePart(content, 0, budget, indexes).content, wanted)) return null;
       return { content: part, tokenCount, ...leftOutOf(blocks, paths, tokens, inOrder, score) };
     }
     chosen.pop(); // the least relevant block goes first

@@ -24,26 +24,39 @@ interface DocumentIndex {
   sectionTokens: Map<number, number>; // by heading block index, counted when first needed
 }
 
-// A reader pages through one document with the same content string again and again: its blocks are split and its
-// sections counted once while it is in use. Bounded by total characters, since pages can be megabytes long.
-const indexes = new LRUCache<string, DocumentIndex>({
-  max: 64,
-  maxSize: 8_000_000,
-  sizeCalculation: (_index, content) => Math.max(1, content.length),
-});
+/**
+ * A reader pages through one document with the same content string again and again: its blocks are split and its
+ * sections counted once while it is in use. Bounded by total characters, since pages can be megabytes long; the fetch
+ * pipeline owns one (services/content-view.ts).
+ */
+export function createDocumentIndexes() {
+  return new LRUCache<string, DocumentIndex>({
+    max: 64,
+    maxSize: 8_000_000,
+    sizeCalculation: (_index, content) => Math.max(1, content.length),
+  });
+}
+
+export type DocumentIndexes = ReturnType<typeof createDocumentIndexes>;
 
 /**
  * Takes the part of `content` starting at char `offset` that fits `budget` tokens (budget null = everything from
  * offset). When the budget cannot hold even the first character, the part is empty and nextOffset stays at offset.
+ * `indexes`: where the content's index is kept for the next part; without, it is made for this part alone.
  */
-export function takePart(content: string, offset: number, budget: number | null): TrimResult {
+export function takePart(
+  content: string,
+  offset: number,
+  budget: number | null,
+  indexes?: DocumentIndexes,
+): TrimResult {
   const start = skipSpace(content, offset);
   const rest = content.slice(start).trimEnd();
   // A token is at least one byte, so a rest of at most `budget` bytes fits without counting block by block.
   if (budget === null || Buffer.byteLength(rest, 'utf8') <= budget) {
     return { content: rest, tokenCount: countTokens(rest), truncated: false, nextOffset: null, outline: [] };
   }
-  const index = indexDocument(content);
+  const index = indexDocument(content, indexes);
   const { blocks } = index;
   const first = firstBlockEndingAfter(blocks, start);
 
@@ -115,13 +128,13 @@ function outlineFrom(content: string, index: DocumentIndex, offset: number): Out
   return outline;
 }
 
-function indexDocument(content: string): DocumentIndex {
-  let index = indexes.get(content);
+function indexDocument(content: string, indexes: DocumentIndexes | undefined): DocumentIndex {
+  let index = indexes?.get(content);
   if (!index) {
     const blocks = splitBlocks(content);
     const headings = blocks.flatMap((block, i) => (block.heading ? [i] : []));
     index = { blocks, headings, sectionTokens: new Map() };
-    indexes.set(content, index);
+    indexes?.set(content, index);
   }
   return index;
 }

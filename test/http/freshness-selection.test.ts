@@ -216,7 +216,7 @@ describe('include and exclude', () => {
     const url = site.url(`/long?kept=${process.pid}-${Date.now()}`);
     const whole = await api.post('/fetch', { url });
     assert.equal(whole.status, 200);
-    const { pageCacheKey } = await import('../../src/services/fetch-service.js');
+    const { pageCacheKey } = await import('../../src/services/page-cache.js');
     const kept = await api.services.cache.get<StoredHtml>(sourceKey(pageCacheKey(new URL(url))));
     assert.ok(kept, 'the HTML is kept');
     const html = await (await fetch(url)).text();
@@ -233,7 +233,7 @@ describe('include and exclude', () => {
     const path = `/unique/evicted-${process.pid}-${Date.now()}`;
     const url = site.url(path);
     assert.equal((await api.post('/fetch', { url })).status, 200);
-    const { pageCacheKey } = await import('../../src/services/fetch-service.js');
+    const { pageCacheKey } = await import('../../src/services/page-cache.js');
     assert.equal(await api.services.cache.delete(sourceKey(pageCacheKey(new URL(url)))), true);
     const first = await api.post('/fetch', { url, include: ['p'] });
     assert.equal(first.body.cache.hit, false);

@@ -3,7 +3,7 @@
 // fields were read.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { pageCacheKey } from '../../src/services/fetch-service.js';
+import { pageCacheKey } from '../../src/services/page-cache.js';
 import type { StoredPage } from '../../src/services/render.js';
 import {
   startFetcherSite,

@@ -1,6 +1,7 @@
 // GET and DELETE /cache: inspect or drop the cached copy of a URL.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CacheDeleted, CacheStatus, UrlQuery } from '../../contract/fetch.js';
+import { inQuery } from '../../errors.js';
 import type { AppDeps } from '../app-deps.js';
 import { responses } from '../responses.js';
 
@@ -18,7 +19,7 @@ export const cacheRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: responses(CacheStatus),
       },
     },
-    async (request) => deps.operations.cacheStatus(request.caller, request.query.url),
+    async (request) => deps.operations.cacheStatus(request.caller, request.query.url, inQuery),
   );
   app.delete(
     '/cache',
@@ -31,6 +32,6 @@ export const cacheRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: responses(CacheDeleted),
       },
     },
-    async (request) => deps.operations.deleteCached(request.caller, request.query.url),
+    async (request) => deps.operations.deleteCached(request.caller, request.query.url, inQuery),
   );
 };

@@ -1,6 +1,7 @@
 // GET /estimate: token count of a URL without downloading its body.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EstimateResult, UrlQuery } from '../../contract/fetch.js';
+import { inQuery } from '../../errors.js';
 import type { AppDeps } from '../app-deps.js';
 import { responses } from '../responses.js';
 
@@ -21,6 +22,6 @@ export const estimateRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = asyn
         response: responses(EstimateResult, [403, 502, 504]),
       },
     },
-    async (request) => deps.operations.estimate(request.caller, request.query.url),
+    async (request) => deps.operations.estimate(request.caller, request.query.url, inQuery),
   );
 };

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { BatchFetchRequest, BatchResult, FetchRequest, FetchResult } from '../../contract/fetch.js';
+import { inBody } from '../../errors.js';
 import type { AppDeps } from '../app-deps.js';
 import { isSharedAnswer } from '../../services/answer-memo.js';
 import { responses } from '../responses.js';
@@ -11,7 +12,8 @@ const FETCH_ERRORS = [403, 413, 415, 422, 502, 503, 504];
 /**
  * The JSON of answers the fetch service hands to many requests (a cached page read whole), made once per answer. Kept
  * as bytes: a string built by the serialiser is a rope, and Fastify's Content-Length and the socket's UTF-8 encoding
- * walked it again on every request (docs/benchmarks-log.md, "Serving").
+ * walked it again on every request (docs/benchmarks-log.md, "Serving"). Keyed by the answer itself, so it goes when
+ * the answer memo (pipeline.ts) lets the answer go.
  */
 const serialized = new WeakMap<FetchResult, Buffer>();
 
@@ -48,7 +50,8 @@ export const fetchRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
         response: responses(FetchResult, FETCH_ERRORS),
       },
     },
-    async (request, reply) => sendFetchResult(reply, await deps.operations.fetchUrl(request.caller, request.body)),
+    async (request, reply) =>
+      sendFetchResult(reply, await deps.operations.fetchUrl(request.caller, request.body, inBody)),
   );
 
   app.post(
@@ -63,6 +66,6 @@ export const fetchRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
       },
     },
     // Billed per URL: a URL the account cannot pay for gets a quota_exceeded entry (402 if not even one can).
-    async (request) => deps.operations.fetchMany(request.caller, request.body),
+    async (request) => deps.operations.fetchMany(request.caller, request.body, inBody),
   );
 };

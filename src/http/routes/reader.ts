@@ -11,7 +11,7 @@ import {
   MAX_URL_LENGTH,
   withOptionalDefaults,
 } from '../../contract/fetch.js';
-import { ValidationError } from '../../errors.js';
+import { ValidationError, inBody, inQuery, type Locate } from '../../errors.js';
 import { acceptsMedia } from '../accept.js';
 import type { AppDeps } from '../app-deps.js';
 import { sendFetchResult } from './fetch.js';
@@ -31,12 +31,12 @@ const TARGET_DESCRIPTION = 'The target URL, http or https, as written (query str
 export const READER_PATH_PARAMS = Type.Object({ url: Type.String({ description: TARGET_DESCRIPTION }) });
 
 const PATH_LOC = ['path', 'url'];
-const FIELDS = {
-  url: PATH_LOC,
-  maxTokens: ['query', 'max_tokens'],
-  maxChars: ['query', 'max_chars'],
-  fields: ['query'],
-};
+/**
+ * The target URL is the path; every other field is a query parameter. A cursor's errors are answered at body.cursor
+ * (as they have been since GET /r/ took cursors), the location POST /fetch gives them.
+ */
+const locateField: Locate = (field) =>
+  field[0] === 'url' ? PATH_LOC : field[0] === 'cursor' ? inBody(field) : inQuery(field);
 
 function paramName(pair: string): string {
   const name = pair.split('=', 1)[0] ?? '';
@@ -123,7 +123,7 @@ export const readerRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
       const query = request.query as Record<string, unknown>;
       const input = Object.fromEntries(Object.entries(query).filter(([name]) => READER_PARAMS.has(name)));
       const body = { ...input, url: target } as FetchRequest;
-      const result = await deps.operations.fetchUrl(request.caller, body, FIELDS);
+      const result = await deps.operations.fetchUrl(request.caller, body, locateField);
       const accept = request.headers.accept;
       if (
         body.format === 'json' ||

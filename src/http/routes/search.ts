@@ -1,6 +1,7 @@
 // POST /search: web search plus a fetch of the top results.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SearchRequest, SearchResult } from '../../contract/fetch.js';
+import { inBody } from '../../errors.js';
 import type { AppDeps } from '../app-deps.js';
 import { responses } from '../responses.js';
 
@@ -21,6 +22,6 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
         response: responses(SearchResult, [502, 503]),
       },
     },
-    async (request) => deps.operations.searchAndFetch(request.caller, request.body),
+    async (request) => deps.operations.searchAndFetch(request.caller, request.body, inBody),
   );
 };
