@@ -16,7 +16,7 @@ import { cacheStatus, deleteCached } from './cached-copies.js';
 import type { ViewMemos } from './content-view.js';
 import { continueReading } from './continuation.js';
 import { createFreshFetch } from './fresh-fetch.js';
-import { isStale, pageCacheKey, parseTargetUrl, readCopy, type PageKeyMemo } from './page-cache.js';
+import { isStale, needCache, pageCacheKey, parseTargetUrl, readCopy, type PageKeyMemo } from './page-cache.js';
 import { checkSelection, fetchSelection } from './page-selection.js';
 import { renderResult, type RequestShape, type StoredPage } from './render.js';
 
@@ -83,7 +83,10 @@ export function createFetchService(deps: {
     };
     if (request.include?.length || request.exclude?.length)
       return fetchSelection(selecting, request, key, checkSelection(request), shape);
-    if (request.cursor !== undefined) return continueReading({ cache, views }, request.cursor, key, shape);
+    if (request.cursor !== undefined) {
+      const readPage = () => needCache(() => cache.get<StoredPage>(key));
+      return continueReading(views, request.cursor, shape, readPage);
+    }
     let cached = request.useCache ? await readCopy(cache, key) : null;
     let previous: CacheHit<StoredPage> | null | undefined = request.useCache ? null : undefined;
     if (cached && isStale(cached, request.maxAge, now)) [previous, cached] = [cached, null];

@@ -8,8 +8,9 @@ import { FieldError, failureToError, type FieldIssue } from '../errors.js';
 import { selectorProblem, type Selection } from '../extract/selection.js';
 import type { Conversions } from '../fetchers/conversions.js';
 import type { Clock } from '../util/clock.js';
-import { viewContent, type ViewMemos } from './content-view.js';
-import { cursorExpired, cursorMalformed, hashKey, readCursor } from './cursor.js';
+import type { ViewMemos } from './content-view.js';
+import { continueReading } from './continuation.js';
+import { hashKey } from './cursor.js';
 import type { FetchFresh, Fresh, Upstream } from './fresh-fetch.js';
 import { isStale, needCache, parseTargetUrl, readCopy } from './page-cache.js';
 import { storedHtmlBytes, sourceKey, type StoredHtml } from './page-source.js';
@@ -63,17 +64,15 @@ export async function fetchSelection(
   const { cache, clock, fetchFresh, views } = deps;
   const base = `sel:${hashKey(JSON.stringify(selection))}:${key}`;
   const shape = { ...pageShape, keyHash: hashKey(base) };
-  const render = (entry: CacheHit<StoredPage>, hit: boolean, offset = 0) =>
-    renderResult(entry, { ...shape, offset, hit }, views);
+  const render = (entry: CacheHit<StoredPage>, hit: boolean) =>
+    renderResult(entry, { ...shape, offset: 0, hit }, views);
   if (request.cursor !== undefined) {
-    const cursor = readCursor(request.cursor, shape.keyHash, shape.format, shape.style);
-    const page = await needCache(() => cache.get<StoredPage>(key));
-    const entry = page && (await needCache(() => cache.get<StoredPage>(selectionKey(base, page.storedAt))));
-    if (!entry || entry.storedAt !== cursor.storedAt) throw cursorExpired();
-    if (cursor.offset > viewContent(entry.value, shape.format, shape.style, views).body.length) {
-      throw cursorMalformed();
-    }
-    return render(entry, true, cursor.offset);
+    // The selection's copy is the one made from the page's current copy.
+    const readSelection = async () => {
+      const page = await needCache(() => cache.get<StoredPage>(key));
+      return page && needCache(() => cache.get<StoredPage>(selectionKey(base, page.storedAt)));
+    };
+    return continueReading(views, request.cursor, shape, readSelection);
   }
   let page = request.useCache ? await readCopy(cache, key) : null;
   let previousPage: CacheHit<StoredPage> | null | undefined = request.useCache ? null : undefined;

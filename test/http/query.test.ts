@@ -16,6 +16,25 @@ after(async () => {
 
 const SENTENCE = /Section (\d+) sentence (\d+) explains/g;
 const sentencesOf = (markdown: string) => [...markdown.matchAll(SENTENCE)].map((m) => `${m[1]}.${m[2]}`);
+/** The sentences of /long, in page order. */
+const EVERY_SENTENCE = Array.from({ length: 40 }, (_, i) =>
+  Array.from({ length: 6 }, (_, j) => `${i + 1}.${j}`),
+).flat();
+
+/** The sentences read by following `cursor` to the end in parts of 400 tokens, each part moving on. */
+async function readOn(request: Record<string, unknown>, cursor: string | null): Promise<string[]> {
+  const read: string[] = [];
+  for (let parts = 0; cursor; parts++) {
+    assert.ok(parts < 100, 'the cursors come to an end');
+    const next = await api.post('/fetch', { ...request, max_tokens: 400, cursor });
+    assert.equal(next.status, 200, next.text);
+    assert.ok(next.body.metadata.token_count <= 400);
+    assert.notEqual(next.body.next_cursor, cursor, 'each part moves on');
+    read.push(...sentencesOf(next.body.markdown));
+    cursor = next.body.next_cursor;
+  }
+  return read;
+}
 
 test('with max_tokens: the matching section under its heading path, markers, outline, and a cursor through the rest', async () => {
   const url = site.url('/long?query-read');
@@ -35,21 +54,24 @@ test('with max_tokens: the matching section under its heading path, markers, out
 
   // The cursor reads the rest of the page in page order: every other sentence exactly once, none of the shown ones.
   const shown = sentencesOf(markdown);
-  const rest: string[] = [];
-  let cursor: string | null = next_cursor;
-  while (cursor) {
-    const next = await api.post('/fetch', { url, max_tokens: 400, cursor });
-    assert.equal(next.status, 200, next.text);
-    assert.ok(next.body.metadata.token_count <= 400);
-    rest.push(...sentencesOf(next.body.markdown));
-    cursor = next.body.next_cursor;
-  }
-  const all = Array.from({ length: 40 }, (_, i) => Array.from({ length: 6 }, (_, j) => `${i + 1}.${j}`)).flat();
   assert.deepEqual(
-    rest,
-    all.filter((s) => !shown.includes(s)),
+    await readOn({ url }, next_cursor),
+    EVERY_SENTENCE.filter((s) => !shown.includes(s)),
   );
   assert.equal(site.hits('/long'), 1, 'one fetch for the whole read');
+});
+
+test('with include or exclude: the cursor of a query part reads on through the selection, never that part again', async () => {
+  const url = site.url('/long?query-selection');
+  const body = { url, max_tokens: 150, query: 'what does part 37 explain', exclude: ['nav'] };
+  const first = await api.post('/fetch', body);
+  assert.equal(first.status, 200, first.text);
+  assert.match(first.body.markdown, /## Part 37\n\nSection 37 sentence 0/);
+  const shown = sentencesOf(first.body.markdown);
+  assert.deepEqual(
+    await readOn(body, first.body.next_cursor),
+    EVERY_SENTENCE.filter((s) => !shown.includes(s)),
+  );
 });
 
 test('a query the head of the page answers as well reads as a plain head cut, its outline by relevance', async () => {
