@@ -12,8 +12,8 @@ export function createFetchOperations(deps: { fetchService: FetchService; estima
 
   return {
     /**
-     * `locate`: where the caller put the fields, for 422s: the body of POST /fetch, GET /r/'s path and query string.
-     * So does each operation's.
+     * `locate`, here and in every operation: where the caller put the fields, for the 422s that name them (POST
+     * /fetch's body; GET /r/'s path and query string).
      */
     fetchUrl(caller: Caller, input: FetchRequest, locate: Locate): Promise<FetchResult> {
       const request = {
