@@ -80,6 +80,9 @@ export async function runExamples(options: { chromiumPath: string; skip?: string
       },
     );
     const { apiKey } = await signUp(api);
+    // A paid plan, so the examples show the price list (the free tier counts any page as one fetch).
+    const me = await api.request('GET', '/account/me', undefined, { 'x-service-key': apiKey });
+    await api.services.accounts.changePlan(me.body.id, 'starter');
     const toSite = (text: string) => text.replaceAll(EXAMPLE_ORIGIN, site.origin);
     const fromSite = (text: string) =>
       stableCursors(
