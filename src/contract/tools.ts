@@ -133,6 +133,28 @@ export function findTool(name: string): ToolDefinition | undefined {
  */
 const INLINE_RESULT_CHARS = 100_000;
 
+/**
+ * An input schema as MCP clients read it: a field the HTTP API also takes null for (`max_tokens`, declared
+ * `["integer", "null"]` with default null) is declared with its one type, optional, without the null default. Clients
+ * build arguments from `type` alone: the MCP Inspector CLI up to 0.16.5 made a number of `--tool-arg max_tokens=100`
+ * only for `"type": "integer"` and sent the string "100" otherwise, and form-building clients do alike. Tool calls are
+ * still validated against the HTTP API's schema, so a client that sends null for "not set" is not refused.
+ */
+function withSingleTypes(schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
+  if (!properties) return schema;
+  const single = ([name, property]: [string, Record<string, unknown>]) => {
+    const { type, default: fallback, ...rest } = property;
+    if (!Array.isArray(type) || !type.includes('null')) return [name, property];
+    const types = (type as unknown[]).filter((t) => t !== 'null');
+    return [
+      name,
+      { type: types.length === 1 ? types[0] : types, ...rest, ...(fallback != null && { default: fallback }) },
+    ];
+  };
+  return { ...schema, properties: Object.fromEntries(Object.entries(properties).map(single)) };
+}
+
 /** The tool list as MCP publishes it (tools/list); /.well-known/mcp.json embeds the same list. */
 export function listTools(options: { defaultMaxChars?: number } = {}) {
   const inline = Math.max(INLINE_RESULT_CHARS, options.defaultMaxChars ?? 0);
@@ -140,7 +162,10 @@ export function listTools(options: { defaultMaxChars?: number } = {}) {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: withOptionalDefaults(toJsonSchema(tool.inputSchema)) as { type: 'object'; [key: string]: unknown },
+    inputSchema: withSingleTypes(withOptionalDefaults(toJsonSchema(tool.inputSchema))) as {
+      type: 'object';
+      [key: string]: unknown;
+    },
     outputSchema: toJsonSchema(tool.outputSchema) as { type: 'object'; [key: string]: unknown },
     annotations: { title: tool.title, ...tool.annotations },
     ...(tool.holdsPages && { _meta: { 'anthropic/maxResultSizeChars': inline } }),

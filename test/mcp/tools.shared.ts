@@ -20,8 +20,24 @@ export async function checkToolList(client: Client): Promise<void> {
     assert.equal(tool.outputSchema?.type, 'object');
   }
   const byName = Object.fromEntries(tools.map((t) => [t.name, t.inputSchema.properties as Record<string, any>]));
+  // Clients convert arguments by a field's one `type` (the Inspector CLI sent max_tokens "100" for a type union).
+  for (const tool of tools) assertSingleTypes(tool.inputSchema, tool.name);
+  assert.deepEqual(byName.fetch_url!.max_tokens, {
+    type: 'integer',
+    minimum: 1,
+    description: byName.fetch_url!.max_tokens.description,
+  });
+  for (const [tool, field] of [
+    ['fetch_url', 'max_chars'],
+    ['fetch_multiple', 'max_tokens_each'],
+    ['fetch_multiple', 'max_chars_each'],
+    ['search_and_fetch', 'max_chars_each'],
+  ] as const)
+    assert.deepEqual(
+      [byName[tool]![field].type, byName[tool]![field].minimum, byName[tool]![field].default],
+      ['integer', 1, undefined],
+    );
   assert.equal(byName.fetch_url!.url.maxLength, 2083);
-  assert.equal(byName.fetch_url!.max_tokens.minimum, 1);
   assert.deepEqual(byName.fetch_url!.format.enum, ['markdown', 'text', 'json']);
   for (const tool of ['fetch_url', 'fetch_multiple']) {
     assert.deepEqual(
@@ -46,6 +62,19 @@ export async function checkToolList(client: Client): Promise<void> {
     [byName.search_and_fetch!.max_tokens_each.minimum, byName.search_and_fetch!.max_tokens_each.maximum],
     [100, 20000],
   );
+}
+
+/** Every schema in `schema` declares one type, as a string, and no union of schemas. */
+function assertSingleTypes(schema: unknown, path: string): void {
+  if (typeof schema !== 'object' || schema === null) return;
+  const node = schema as Record<string, unknown>;
+  if ('type' in node) assert.equal(typeof node.type, 'string', `${path}: type ${JSON.stringify(node.type)}`);
+  for (const union of ['anyOf', 'oneOf']) assert.equal(node[union], undefined, `${path}: ${union}`);
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'properties') {
+      for (const [name, property] of Object.entries(value as object)) assertSingleTypes(property, `${path}.${name}`);
+    } else if (key === 'items') assertSingleTypes(value, `${path}[]`);
+  }
 }
 
 export async function checkFetchUrl(client: Client, site: FixtureSite): Promise<void> {
