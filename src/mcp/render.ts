@@ -44,12 +44,16 @@ function continuation(url: string, cursor: string | null, outline: FetchResult['
   return `\n\n---\nTrimmed. To read on, call fetch_url with ${call}.${cut ? `\nSections not shown:\n${cut}` : ''}`;
 }
 
+/** The content's first line when it is a level-1 heading (the page's H1), with the blank lines after it. */
+const OPENING_H1 = /^# [^\n]*\n*/;
+
 export function renderFetch(page: FetchResult): string {
-  const title = page.metadata.title ?? page.metadata.url;
-  return (
-    `# ` +
-    `${title}\n\n${describePage(page)}\n\n---\n\n${page.markdown}${continuation(page.url, page.next_cursor, page.outline)}`
-  );
+  // The title once: the page's own H1 when the content opens with one (lifted above the source line), else a heading
+  // made of metadata.title (format text, a part read on with a cursor, a page without an H1).
+  const h1 = OPENING_H1.exec(page.markdown)?.[0];
+  const heading = h1 ? h1.trimEnd() : `# ${page.metadata.title ?? page.metadata.url}`;
+  const content = h1 ? page.markdown.slice(h1.length) : page.markdown;
+  return `${heading}\n\n${describePage(page)}\n\n---\n\n${content}${continuation(page.url, page.next_cursor, page.outline)}`;
 }
 
 export function renderEstimate(estimate: Estimate): string {

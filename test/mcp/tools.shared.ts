@@ -86,8 +86,11 @@ export async function checkFetchUrl(client: Client, site: FixtureSite): Promise<
   assert.equal(typeof s.cache.hit, 'boolean');
   assert.equal(s.fetch_info.fetcher_used, 'html');
   const text = textOf(result);
-  assert.ok(text.startsWith('# A Long Guide'), text.slice(0, 80));
-  assert.ok(text.includes(s.markdown), 'the text carries the Markdown');
+  // The page's H1 is the title line, shown once; a part without one is headed by metadata.title.
+  assert.ok(s.markdown.startsWith('# A Long Guide\n'), s.markdown.slice(0, 80));
+  assert.ok(text.startsWith('# A Long Guide\n\nSource: '), text.slice(0, 80));
+  assert.equal(text.split('A Long Guide').length, 2, text.slice(0, 300));
+  assert.ok(text.includes(s.markdown.replace(/^# .*\n+/, '')), 'the text carries the rest of the Markdown');
   assert.ok(text.includes(`cursor "${s.next_cursor}"`), 'the text says how to read on');
   const next = await client.callTool({
     name: 'fetch_url',
@@ -95,6 +98,7 @@ export async function checkFetchUrl(client: Client, site: FixtureSite): Promise<
   });
   assert.equal(next.isError, undefined);
   assert.notEqual((next.structuredContent as any).markdown, s.markdown);
+  assert.ok(textOf(next).startsWith('# A Long Guide\n\nSource: '), textOf(next).slice(0, 80));
 
   // A cursor reads on only in its own rendering: the hint names the arguments to repeat.
   const styled = await client.callTool({
