@@ -27,13 +27,17 @@ export async function runStdioServer(config: Config, handle: DeferredHandle): Pr
     logError: (error) =>
       log(`unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
+  // Once the client has gone (stdin closed) or the process is told to stop, nobody will read the answers of calls still
+  // running: they are abandoned, not awaited, so the process ends at once rather than when a page that does not answer
+  // reaches the fetch deadline (FETCH_TIMEOUT_MS) or the browser has closed gracefully. The pipeline is not closed
+  // either: the cache writes as it goes (SQLite synchronously), and Playwright kills the Chromium it launched, and
+  // removes its profile, when this process exits.
   let closing = false;
   const shutdown = async (reason: string) => {
     if (closing) return;
     closing = true;
     log(`closing (${reason})`);
     await server.close().catch(() => {});
-    await handle.close();
     process.exit(0);
   };
   process.stdin.once('end', () => void shutdown('stdin closed'));

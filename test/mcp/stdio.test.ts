@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import { REPO_ROOT, connectStdio, textOf } from '../helpers/mcp-client.js';
 import { startSearxngStandin } from '../helpers/search-standins.js';
@@ -154,4 +155,47 @@ test('stdout carries nothing but JSON-RPC; logs go to stderr', async (t) => {
   for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, '2.0');
   assert.match(stderr, /fetchdown mcp: ready on stdio/);
   assert.match(stderr, /closing \(stdin closed\)/);
+});
+
+test('closing stdin ends the server at once, abandoning a call still running', { timeout: 120_000 }, async (t) => {
+  // A site whose page never answers, and a fetch deadline of an hour: only abandoning the call lets the process end.
+  // Its own server, with Node's default keep-alive (5 s): the fixture site's 1 s makes undici drop a request on a
+  // reused connection as soon as the client closes, which would hide a server that waits for its calls to end.
+  const seen: string[] = [];
+  const never = createServer((req, res) => {
+    seen.push(req.url!);
+    if (req.url === '/robots.txt') res.writeHead(404).end();
+  });
+  never.listen(0, '127.0.0.1');
+  await once(never, 'listening');
+  t.after(() => {
+    never.closeAllConnections();
+    never.close();
+  });
+  const page = `http://127.0.0.1:${(never.address() as AddressInfo).port}/page`;
+  const server = spawnTracked(t, process.execPath, ['bin/fetchdown.mjs', 'mcp'], {
+    cwd: REPO_ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      CACHE_URL: 'memory://',
+      FETCH_ALLOW_PRIVATE_NETWORKS: '1',
+      FETCH_TIMEOUT_MS: '3600000',
+    },
+  });
+  const send = (message: object) => server.child.stdin!.write(`${JSON.stringify(message)}\n`);
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'fetch_url', arguments: { url: page } } });
+  while (!seen.includes('/page')) await sleep(20);
+  server.child.stdin!.end();
+  const [code] = await once(server.child, 'exit');
+  assert.equal(code, 0);
+  assert.doesNotMatch(server.stdout(), /"id":2/, 'the call was abandoned, not answered');
+  assert.match(server.output(), /closing \(stdin closed\)/);
 });
