@@ -16,6 +16,7 @@ export default tseslint.config(
     ignores: [
       'eslint.config.js',
       'dist/**',
+      'dist-npm/**',
       'node_modules/**',
       '.bench-tmp/**',
       'data/**',

@@ -1,6 +1,6 @@
 // `npm run bench:startup [-- <baseline.tgz>]`: how long the installed package takes to give its first answers, and the
 // CPU it spends on them. This checkout is packed and installed into an empty project (test/helpers/installed-package),
-// and so is the baseline tarball when given (another build's `npm pack`), measured in turn with it, run by run.
+// and so is the baseline tarball when given (another build's `npm run package`), measured in turn with it, run by run.
 //   mcp:   spawn `fetchdown mcp` → initialize answered → initialized, tools/list → tools/list answered
 //   help:  `fetchdown --help` until it exits
 //   fetch: `fetchdown <url>` of a one-paragraph page on 127.0.0.1 until it exits (default cache: SQLite + memory)
@@ -19,7 +19,8 @@ const ROUNDS = Number(process.env.ROUNDS ?? 10);
 const baseline = process.argv[2] ? resolve(process.argv[2]) : undefined;
 const work = mkdtempSync(join(tmpdir(), 'fetchdown-startup-'));
 mkdirSync(join(work, 'this'));
-const variants: Record<string, string> = { this: packAndInstall(join(work, 'this')).bin };
+// Both with this checkout's production dependencies linked, so that only the builds differ.
+const variants: Record<string, string> = { this: packAndInstall(join(work, 'this'), { linkDependencies: true }).bin };
 if (baseline) variants.baseline = installTarball(baseline, join(work, 'baseline')).bin;
 
 const site = createServer((_req, res) => {

@@ -1,9 +1,13 @@
-// The npm package as a user installs it, for the packaging test and bench:startup: `npm pack` (after the build its
-// prepare script runs), then the tarball unpacked into an empty project's node_modules/fetchdown, offline: the
-// production dependencies are linked from this checkout's node_modules (a registry install would compile
-// better-sqlite3 again); dev dependencies (tsx, TypeScript) are not, so the package must run without them.
+// The npm package as a user installs it, for the packaging tests and bench:startup: staged as the release workflow
+// publishes it (scripts/stage-package.mjs: no scripts, no dev dependencies, the production tree as
+// npm-shrinkwrap.json), packed, unpacked into an empty project's node_modules/fetchdown, and its dependencies installed
+// there from the shrinkwrap by npm itself, offline from npm's cache (which the checkout's `npm ci` filled), with
+// --engine-strict, so a package whose `engines` refuse this Node fails the install. npm places a registry package's
+// shrinkwrapped tree the same way, under node_modules/fetchdown/node_modules. Install scripts do not run: the one
+// that would, better-sqlite3's compile, takes minutes, so its addon is copied from this checkout's build of the same
+// version instead.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildIfStale } from './build.js';
 
@@ -19,23 +23,34 @@ export interface InstalledPackage {
   bin: string;
 }
 
-export function packAndInstall(workDir: string): InstalledPackage {
-  // The build prepare would run, first: a lifecycle script's output on stdout would spoil pack's JSON.
+/**
+ * Stages, packs and installs this checkout. `linkDependencies` (bench:startup, beside another build's tarball)
+ * links the checkout's production dependencies instead of installing them, as installTarball does.
+ */
+export function packAndInstall(workDir: string, { linkDependencies = false } = {}): InstalledPackage {
   buildIfStale();
-  const output = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', workDir], {
-    cwd: REPO_ROOT,
+  const stage = join(workDir, 'stage');
+  execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'stage-package.mjs'), stage], { stdio: 'ignore' });
+  const output = execFileSync('npm', ['pack', '--json', '--pack-destination', workDir, stage], {
+    cwd: workDir,
     encoding: 'utf8',
   });
   const packed = (JSON.parse(output) as { filename: string; files: { path: string }[] }[])[0]!;
   const tarball = join(workDir, packed.filename);
-  return { tarball, files: packed.files.map((f) => f.path), ...installTarball(tarball, join(workDir, 'project')) };
+  const project = join(workDir, 'project');
+  const files = packed.files.map((f) => f.path);
+  if (linkDependencies) return { tarball, files, ...installTarball(tarball, project) };
+  installDependencies(unpack(tarball, project));
+  return { tarball, files, project, bin: linkBin(project) };
 }
 
-/** A package tarball (this one, or another build's for bench:startup) installed into `project` as above. */
+/**
+ * Another build's tarball (bench:startup's baseline) unpacked into `project`, with this checkout's production
+ * dependencies linked, offline: that build may have no shrinkwrap to install from.
+ */
 export function installTarball(tarball: string, project: string): { project: string; bin: string } {
+  unpack(tarball, project);
   const modules = join(project, 'node_modules');
-  mkdirSync(join(modules, 'fetchdown'), { recursive: true });
-  execFileSync('tar', ['-xzf', tarball, '-C', join(modules, 'fetchdown'), '--strip-components=1']);
   const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as {
     packages: Record<string, { dev?: boolean }>;
   };
@@ -45,7 +60,44 @@ export function installTarball(tarball: string, project: string): { project: str
     mkdirSync(join(modules, name, '..'), { recursive: true });
     symlinkSync(join(REPO_ROOT, path), join(modules, name), 'dir');
   }
-  mkdirSync(join(modules, '.bin'));
-  symlinkSync('../fetchdown/bin/fetchdown.mjs', join(modules, '.bin', 'fetchdown'));
-  return { project, bin: join(modules, '.bin', 'fetchdown') };
+  return { project, bin: linkBin(project) };
+}
+
+/** The tarball's contents in project/node_modules/fetchdown. */
+function unpack(tarball: string, project: string): string {
+  const packageDir = join(project, 'node_modules', 'fetchdown');
+  mkdirSync(packageDir, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
+  return packageDir;
+}
+
+/** `npm ci` in the unpacked package: exactly its npm-shrinkwrap.json, production only, from npm's cache. */
+function installDependencies(packageDir: string): void {
+  const args = ['ci', '--offline', '--engine-strict', '--ignore-scripts', '--omit=dev', '--no-audit', '--no-fund'];
+  try {
+    execFileSync('npm', args, { cwd: packageDir, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (error) {
+    const { stderr = '' } = error as { stderr?: string };
+    const hint = /ENOTCACHED/.test(stderr) ? ' (npm has not cached a package of the lock: run `npm ci` first)' : '';
+    throw new Error(`npm ${args.join(' ')} failed in the unpacked package${hint}:\n${stderr}`, { cause: error });
+  }
+  // The compiled addon of the version the checkout installed from the same lock; the shrinkwrap pins that version.
+  const addon = join('better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+  const installed = join(packageDir, 'node_modules', addon);
+  const version = (dir: string) =>
+    (JSON.parse(readFileSync(join(dir, 'better-sqlite3', 'package.json'), 'utf8')) as { version: string }).version;
+  const ours = join(REPO_ROOT, 'node_modules');
+  if (version(ours) !== version(join(packageDir, 'node_modules'))) {
+    throw new Error('the shrinkwrap and the checkout have different better-sqlite3 versions: run `npm ci`');
+  }
+  mkdirSync(join(installed, '..'), { recursive: true });
+  copyFileSync(join(ours, addon), installed);
+}
+
+/** node_modules/.bin/fetchdown, as npm links a dependency's bin. */
+function linkBin(project: string): string {
+  const bin = join(project, 'node_modules', '.bin', 'fetchdown');
+  mkdirSync(join(bin, '..'), { recursive: true });
+  symlinkSync('../fetchdown/bin/fetchdown.mjs', bin);
+  return bin;
 }

@@ -1,6 +1,7 @@
-// The npm package as a user gets it: `npm pack`, the tarball installed into an empty directory, the installed bin
-// driven from there (the CLI fetches a fixture page; the MCP SDK client lists and calls the tools over stdio).
-// Installed offline from the tarball and this checkout's production dependencies (test/helpers/installed-package.ts).
+// The npm package as a user gets it: staged and packed as the release workflow publishes it, the tarball unpacked into
+// an empty directory and its dependencies installed from its npm-shrinkwrap.json by npm, offline and engine-strict
+// (test/helpers/installed-package.ts), the installed bin driven from there (the CLI fetches a fixture page; the MCP SDK
+// client lists and calls the tools over stdio).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import { packAndInstall } from '../helpers/installed-package.js';
-import { textOf } from '../helpers/mcp-client.js';
+import { REPO_ROOT, textOf } from '../helpers/mcp-client.js';
 
 const MAX_TARBALL_BYTES = 5 * 1024 * 1024;
 const work = mkdtempSync(join(tmpdir(), 'fetchdown-package-'));
@@ -23,6 +24,12 @@ after(async () => {
 });
 
 const { tarball, files, project, bin } = packAndInstall(work);
+/** A file of the installed package, parsed. */
+function readInstalled(...paths: string[]): Record<string, any> {
+  const found = paths.map((path) => join(project, 'node_modules', 'fetchdown', path)).find((path) => existsSync(path));
+  assert.ok(found, `${paths.join(' or ')} in the installed package`);
+  return JSON.parse(readFileSync(found, 'utf8')) as Record<string, any>;
+}
 const home = join(work, 'home');
 /** A user's environment without DATA_DIR: the data goes to the per-user data directory under XDG_DATA_HOME. */
 const ENV = {
@@ -41,6 +48,7 @@ test('the tarball is small and holds the compiled JavaScript, the README and the
     'README.md',
     'LICENSE',
     'package.json',
+    'npm-shrinkwrap.json',
     'server.json',
   ]) {
     assert.ok(files.includes(file), `${file} is in the package`);
@@ -53,6 +61,60 @@ test('the tarball is small and holds the compiled JavaScript, the README and the
   assert.equal(manifest.private, undefined);
   assert.equal(manifest.license, 'MIT');
   assert.equal(manifest.dependencies.tsx, undefined, 'tsx is not needed at run time');
+});
+
+test('the package has no script for npm to run or to ask a user to approve, and no dev dependencies', () => {
+  const manifest = readInstalled('package.json');
+  // The checkout's prepare script (patch-package, the build) needs dev dependencies; npm 11 lists a tarball's
+  // prepare among the scripts a user should approve.
+  assert.equal(manifest.scripts, undefined);
+  assert.equal(manifest.devDependencies, undefined);
+  assert.equal(
+    manifest.overrides,
+    undefined,
+    'overrides apply to the root project only, never to its users: not shipped',
+  );
+  assert.ok(!files.some((f) => f.startsWith('patches/')), 'dist/ holds the patched code already');
+});
+
+test('the dependencies a user gets are the tested tree: the shrinkwrap, installed by npm, all for Node 20', () => {
+  type Entry = { version?: string; dev?: boolean; devOptional?: boolean; optional?: boolean };
+  const shrinkwrap = readInstalled('npm-shrinkwrap.json') as { packages: Record<string, Entry> };
+  const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as typeof shrinkwrap;
+  // The lock less what only development installs (dev dependencies, and optional peers only they pull in).
+  const production = Object.keys(lock.packages).filter((path) => path && !lock.packages[path]!.dev);
+  const required = production.filter((path) => !lock.packages[path]!.devOptional);
+  const pinned = Object.keys(shrinkwrap.packages).filter(Boolean);
+  assert.deepEqual(
+    required.filter((path) => !pinned.includes(path)),
+    [],
+    'production packages left out',
+  );
+  for (const path of pinned) assert.deepEqual(shrinkwrap.packages[path], lock.packages[path], path);
+  // What npm put on disk is that tree, and --engine-strict refused none of it for this Node (the helper).
+  for (const path of pinned) {
+    const installed = join(project, 'node_modules', 'fetchdown', path, 'package.json');
+    if (shrinkwrap.packages[path]!.optional && !existsSync(installed)) continue; // another platform's build
+    assert.equal(JSON.parse(readFileSync(installed, 'utf8')).version, shrinkwrap.packages[path]!.version, path);
+  }
+});
+
+test('npm that ignores the shrinkwrap (a local tarball) resolves light-my-request to the pin, whose cookie runs on 20', () => {
+  // fastify's `light-my-request: ^6.0.0` would take the newest 6.x, whose cookie@2 needs Node 22 (EBADENGINE on 20).
+  // The direct dependency pins the version the lock has; npm places one copy, which fastify's range accepts.
+  const manifest = readInstalled('package.json');
+  const shrinkwrap = readInstalled('npm-shrinkwrap.json') as { packages: Record<string, { version: string }> };
+  const copies = Object.keys(shrinkwrap.packages).filter((path) => /(^|\/)light-my-request$/.test(path));
+  assert.deepEqual(copies, ['node_modules/light-my-request']);
+  assert.equal(
+    manifest.dependencies['light-my-request'],
+    shrinkwrap.packages['node_modules/light-my-request']!.version,
+  );
+  const cookie = readInstalled(
+    'node_modules/light-my-request/node_modules/cookie/package.json',
+    'node_modules/cookie/package.json',
+  );
+  assert.match(cookie.version, /^1\./);
 });
 
 test('server.json describes this package for the MCP registry', () => {

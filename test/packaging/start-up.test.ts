@@ -77,7 +77,8 @@ const SERVER = [
 function loadedSources(urls: string[]): Set<string> {
   const sources = new Set<string>();
   const add = (path: string) => {
-    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1];
+    // The innermost node_modules: the installed dependencies are under node_modules/fetchdown/node_modules.
+    const pkg = /.*node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1];
     if (pkg) sources.add(pkg);
     else if (path.startsWith('src/')) sources.add(path);
   };
