@@ -7,7 +7,7 @@ const CONTENT_TYPE_SUBSTRING = {
   selector:
     'CallExpression[callee.property.name=/^(includes|indexOf)$/][arguments.0.value=/^(text|application|image|multipart)\\//]',
   message:
-    'Do not match media types by substring: parse the header (mimeOf() in src/fetchers/content-type.ts, ' +
+    'Do not match media types by substring: parse the header (mimeOf() in src/util/media-type.ts, ' +
     'acceptsMedia() in src/http/accept.ts).',
 };
 

@@ -1,8 +1,5 @@
 // What kind of body a response carries: from Content-Type first, sniffed from the first bytes when that says nothing.
-
-export function mimeOf(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-}
+import { mimeOf } from '../util/media-type.js';
 
 const PDF_TYPES = new Set(['application/pdf', 'application/x-pdf', 'application/acrobat']);
 /**

@@ -4,7 +4,8 @@ import type { FetchFailure } from '../errors.js';
 import { contentFromMarkdown, extractHtml, type ExtractedContent } from '../extract/index.js';
 import { decodeBody } from '../net/charset.js';
 import type { HttpResponse, SafeClient } from '../net/safe-client.js';
-import { isHtmlType, isTextual, mimeOf } from './content-type.js';
+import { isHtmlType, isTextual } from './content-type.js';
+import { mimeOf } from '../util/media-type.js';
 import { packHtml } from './kept-html.js';
 import { failed, type FetchedPage, type FetchOutcome, type ResponseConverter } from './types.js';
 

@@ -3,11 +3,12 @@
 // scripts and styles) is extrapolated to the full length when the page is longer; HEAD when ranges are refused.
 import { failureToError } from '../errors.js';
 import type { Conversions } from '../fetchers/conversions.js';
-import { isHtmlType, isUnreadableType, mimeOf } from '../fetchers/content-type.js';
+import { isHtmlType, isUnreadableType } from '../fetchers/content-type.js';
 import { decodeBody } from '../net/charset.js';
 import { parseEncodings } from '../net/read-body.js';
 import type { SafeClient, HttpResponse } from '../net/safe-client.js';
 import { countTokens } from '../tokens/count.js';
+import { mimeOf } from '../util/media-type.js';
 import type { FetchService } from './fetch-service.js';
 import { parseTargetUrl } from './page-cache.js';
 

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redemption } from '../../accounts/login.js';
 import { AppError } from '../../errors.js';
 import { LoginRequest, Message, SessionOut, VerifyBody, VerifyQuery, WhoamiOut } from '../../contract/account.js';
-import { mimeOf } from '../../fetchers/content-type.js';
+import { mimeOf } from '../../util/media-type.js';
 import { acceptsMedia } from '../accept.js';
 import type { AppDeps } from '../app-deps.js';
 import { responses } from '../responses.js';
