@@ -1,7 +1,7 @@
 // GET /llms.txt in the llmstxt.org layout: H1 name, blockquote summary, notes, then H2 sections of Markdown links.
 import type { Config } from '../config.js';
 import { TOOLS } from '../contract/tools.js';
-import { INTEGRATIONS } from '../pages/integrations.js';
+import { INTEGRATIONS } from './integrations.js';
 import { PRODUCT_NAME, SUMMARY, discoveryLinks } from './product.js';
 
 export function buildLlmsTxt(config: Config): string {

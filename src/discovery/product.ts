@@ -1,5 +1,5 @@
 // The words every discovery document shares: the product summary and the links, built from PUBLIC_BASE_URL.
-import { INTEGRATIONS } from '../pages/integrations.js';
+import { INTEGRATIONS } from './integrations.js';
 
 export const PRODUCT_NAME = 'Fetchdown';
 

@@ -8,7 +8,7 @@ import {
   MAX_URL_LENGTH,
 } from '../contract/fetch.js';
 import { TOOLS } from '../contract/tools.js';
-import { INTEGRATIONS } from '../pages/integrations.js';
+import { INTEGRATIONS } from './integrations.js';
 import { describePricing } from '../pricing.js';
 import { API_VERSION } from '../version.js';
 import { AUTH_HEADER, PRODUCT_NAME, PUBLIC_PATHS, SUMMARY, authInstructions, discoveryLinks } from './product.js';

@@ -5,7 +5,7 @@ import { codeBlock } from './components.js';
 import { curlOf } from './code-samples.js';
 import type { ExampleOutputs } from './examples/outputs.js';
 import { html, type Html } from './html.js';
-import { INTEGRATIONS } from './integrations.js';
+import { INTEGRATIONS } from '../discovery/integrations.js';
 import { layout } from './layout.js';
 
 const usd = (amount: number) =>

@@ -3,7 +3,7 @@
 import type { FastifyReply } from 'fastify';
 import { PAGE_HEADERS } from '../http/page-headers.js';
 import { html, type Html } from './html.js';
-import { INTEGRATIONS } from './integrations.js';
+import { INTEGRATIONS } from '../discovery/integrations.js';
 
 export interface PageMeta {
   title: string;

@@ -7,7 +7,7 @@ import { EXAMPLES } from './examples/catalog.js';
 import { loadOutputs } from './examples/outputs.js';
 import { examplePage, examplesIndex, notFoundPage } from './examples-pages.js';
 import { html } from './html.js';
-import { INTEGRATIONS } from './integrations.js';
+import { INTEGRATION_PAGES } from './integrations.js';
 import { landingPage } from './landing.js';
 import { layout, sendPage } from './layout.js';
 import { staticRoutes } from './static-routes.js';
@@ -37,7 +37,7 @@ export const pageRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
       return sendPage(reply, page, 200, PUBLIC_CACHE);
     },
   );
-  for (const integration of INTEGRATIONS) {
+  for (const integration of INTEGRATION_PAGES) {
     const meta = { title: integration.title, description: integration.description, path: integration.path };
     const page = layout(
       meta,

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { EXAMPLES } from '../../src/pages/examples/catalog.js';
-import { INTEGRATIONS } from '../../src/pages/integrations.js';
+import { INTEGRATIONS } from '../../src/discovery/integrations.js';
 import { browserSkip } from '../fetchers/chromium.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { accessibilityViolations, launchBrowser, watchPage } from './browser.js';
