@@ -17,11 +17,18 @@ export function createDeps(config: Config, options: { clock?: Clock; addresses?:
   const log = pino({ level: config.LOG_LEVEL, name: 'fetchdown' });
   const pipeline = createPipeline(config, options);
   const accountServices = createAccountServices(config, options);
+  const billing = createBilling(config, {
+    store: accountServices.store,
+    grants: accountServices.accounts.credits.grants,
+    now: () => accountServices.accounts.clock.now(),
+    planChanged: accountServices.accounts.planChanged,
+  });
   const operations = createOperations({
     fetchService: pipeline.fetchService,
     estimate: pipeline.estimate,
     search: pipeline.search,
     accounts: accountServices.accounts,
+    billing,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     hostOf: pipeline.memos.hosts,
     onLedgerError: (error, context) => log.error({ err: error }, `ledger write failed while ${context}`),
@@ -34,12 +41,6 @@ export function createDeps(config: Config, options: { clock?: Clock; addresses?:
     accounts: accountServices.accounts,
     rateLimiter: accountServices.rateLimiter,
     warm: pipeline.warm,
-    billing: createBilling(config, {
-      store: accountServices.store,
-      grants: accountServices.accounts.credits.grants,
-      now: () => accountServices.accounts.clock.now(),
-      planChanged: accountServices.accounts.planChanged,
-    }),
     async close() {
       await Promise.allSettled([pipeline.close(), accountServices.close()]);
     },

@@ -1,6 +1,5 @@
 // What the HTTP surface needs from the composition root (deps.ts builds it): the config, the operations, and the
-// adapters it probes or counts with directly (readiness, migrations, rate limits).
-import type { Billing } from '../billing/index.js';
+// adapters it probes or counts with directly (readiness, migrations, rate limits). Billing is an operation.
 import type { Cache } from '../cache/types.js';
 import type { Config } from '../config.js';
 import type { Operations } from '../operations/index.js';
@@ -13,5 +12,4 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   store: Store;
   cache: Cache;
-  billing: Billing;
 }

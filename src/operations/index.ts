@@ -1,11 +1,13 @@
 // The one set of operations every surface calls: the HTTP routes, the MCP tools and the CLI. Inputs and results are
 // the contract's shapes; each operation meters its caller (src/operations/meter.ts).
 import type { Accounts } from '../accounts/index.js';
+import type { Billing } from '../billing/index.js';
 import type { Locate } from '../errors.js';
 import type { Estimator } from '../services/estimate.js';
 import type { FetchService } from '../services/fetch-service.js';
 import type { SearchService } from '../services/search.js';
 import { createAccountOperations } from './accounts.js';
+import { createBillingOperations } from './billing.js';
 import { fetchMany } from './fetch-many.js';
 import { createFetchOperations } from './fetching.js';
 import { createMetering, type Caller, type HostMemo, type MeterFor } from './meter.js';
@@ -18,6 +20,7 @@ export interface OperationsDeps {
   estimate: Estimator;
   search: SearchService;
   accounts: Accounts;
+  billing: Billing;
   publicBaseUrl: string;
   /** The memo of URLs' hosts for the ledger (pipeline.ts owns it with the other memos). */
   hostOf: HostMemo;
@@ -51,6 +54,7 @@ export function createOperations(deps: OperationsDeps) {
   return {
     ...createPipelineOperations({ ...deps, meterFor }),
     accounts: createAccountOperations({ accounts: deps.accounts }),
+    billing: createBillingOperations({ billing: deps.billing }),
   };
 }
 

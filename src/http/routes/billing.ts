@@ -1,9 +1,8 @@
 // /billing: Stripe Checkout for packs and plans and the Billing Portal (session cookie or X-Service-Key), and the
-// webhook Stripe delivers events to (the raw body, signature-checked). The logic is in src/billing/.
+// webhook Stripe delivers events to (the raw body, signature-checked): each a call into the billing operations.
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ITEMS_BY_MODE } from '../../billing/index.js';
 import { AppError, ValidationError } from '../../errors.js';
 import type { Account } from '../../store/types.js';
 import { checkApiKey, presentedKey } from '../auth.js';
@@ -52,7 +51,7 @@ function documentAuth(app: FastifyInstance): void {
 }
 
 export const billingRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
-  const { billing } = deps;
+  const billing = deps.operations.billing;
 
   await app.register(async (instance) => {
     documentAuth(instance);
@@ -69,8 +68,8 @@ export const billingRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
         schema: {
           summary: 'Start a Stripe Checkout for a credit pack or a plan',
           description:
-            `mode pack takes item_key ${ITEMS_BY_MODE.pack.join(', ')}; ` +
-            `mode subscription takes ${ITEMS_BY_MODE.subscription.join(', ')} ` +
+            `mode pack takes item_key ${billing.itemsByMode.pack.join(', ')}; ` +
+            `mode subscription takes ${billing.itemsByMode.subscription.join(', ')} ` +
             '(another pair is a 422 at ["body", "item_key"]). Answers the URL of the hosted checkout page; the ' +
             'credits or the plan arrive with the webhook once the payment succeeds. An account that already has a ' +
             'subscription gets 409 and changes its plan in the portal (GET /billing/portal). Authenticated by the ' +
@@ -82,7 +81,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async
       },
       async (request) => {
         const { mode, item_key: itemKey } = request.body;
-        const allowed = ITEMS_BY_MODE[mode];
+        const allowed = billing.itemsByMode[mode];
         if (!allowed.includes(itemKey)) {
           throw ValidationError.single(
             ['body', 'item_key'],
