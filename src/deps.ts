@@ -29,6 +29,8 @@ export function createDeps(config: Config, options: { clock?: Clock; addresses?:
     search: pipeline.search,
     accounts: accountServices.accounts,
     billing,
+    rateLimiter: accountServices.rateLimiter,
+    config,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     hostOf: pipeline.memos.hosts,
     onLedgerError: (error, context) => log.error({ err: error }, `ledger write failed while ${context}`),
@@ -39,7 +41,6 @@ export function createDeps(config: Config, options: { clock?: Clock; addresses?:
     operations,
     store: accountServices.store,
     accounts: accountServices.accounts,
-    rateLimiter: accountServices.rateLimiter,
     warm: pipeline.warm,
     async close() {
       await Promise.allSettled([pipeline.close(), accountServices.close()]);

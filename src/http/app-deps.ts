@@ -3,13 +3,11 @@
 import type { Cache } from '../cache/types.js';
 import type { Config } from '../config.js';
 import type { Operations } from '../operations/index.js';
-import type { RateLimiter } from '../ratelimit/types.js';
 import type { Store } from '../store/db.js';
 
 export interface AppDeps {
   config: Config;
   operations: Operations;
-  rateLimiter: RateLimiter;
   store: Store;
   cache: Cache;
 }

@@ -5,14 +5,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { Type } from '@sinclair/typebox';
 import type { ApiKeyCheck } from '../accounts/keys.js';
 import { ErrorResponse } from '../contract/fetch.js';
-import { hashSecret } from '../accounts/secrets.js';
 import type { AppDeps } from './app-deps.js';
 import { AppError } from '../errors.js';
 import { createDelivery, type Delivery } from '../util/delivery.js';
-import { failedCredential } from './failed-credentials.js';
 import type { Caller } from '../operations/index.js';
-import type { RateLimitDecision } from '../ratelimit/index.js';
-import type { Account, PlanKey } from '../store/types.js';
+import type { Limit, RateLimitDecision } from '../operations/limits.js';
+import type { Account } from '../store/types.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -42,22 +40,13 @@ export function presentedKey(request: FastifyRequest): string | undefined {
   return key === '' ? undefined : key;
 }
 
-/** One rate limit: the counter's key, the policy name in the headers, requests per window, and who it applies to. */
-export interface Limit {
-  key: string;
-  policy: string;
-  requests: number;
-  windowSeconds: number;
-  who: string;
-}
-
 /**
  * Counts the request against its limit and sets RateLimit-Policy / RateLimit (draft-ietf-httpapi-ratelimit-headers).
  * Returns nothing when the count is kept in this process, so the hook of every metered request needs no promise.
  */
 export function enforceRateLimit(deps: AppDeps, reply: FastifyReply, limit: Limit): void | Promise<void> {
   if (limit.requests === 0) return;
-  const decision = deps.rateLimiter.hit(limit.key, limit.requests, limit.windowSeconds);
+  const decision = deps.operations.limits.count(limit);
   if (decision instanceof Promise) return decision.then((counted) => applyDecision(reply, limit, counted));
   applyDecision(reply, limit, decision);
 }
@@ -86,43 +75,6 @@ function applyDecision(reply: FastifyReply, limit: Limit, decision: RateLimitDec
   void reply.headers(headers);
 }
 
-function anonymousLimit(deps: AppDeps, ip: string): Limit {
-  const { RATE_LIMIT_ANONYMOUS: requests, RATE_LIMIT_WINDOW_SECONDS: windowSeconds } = deps.config;
-  return {
-    key: `ip:${ip}`,
-    policy: 'anonymous',
-    requests,
-    windowSeconds,
-    who: 'per IP address without an API key (sign up for higher limits)',
-  };
-}
-
-/**
- * The counter of one account, shared by all its keys (and by every process, in Redis): named by a hash of the
- * account's id, address and creation time, so it stays apart from another database's account with the same id.
- */
-function accountCounter(account: Account): string {
-  return hashSecret(`${account.id}:${account.email}:${account.created_at}`).slice(0, 32);
-}
-
-/**
- * The plan's requests per window, counted per account: `via` 'key' for every request with one of its API keys,
- * 'session' for its session-cookie routes (a count of their own, so busy agents do not lock the dashboard out).
- */
-export function accountLimit(deps: AppDeps, account: Account, via: 'key' | 'session'): Limit {
-  const plan: PlanKey = account.plan;
-  return {
-    key: `${via === 'key' ? 'account' : 'session'}:${accountCounter(account)}`,
-    policy: plan,
-    requests: deps.operations.accounts.plans[plan].requestsPerWindow,
-    windowSeconds: deps.config.RATE_LIMIT_WINDOW_SECONDS,
-    who:
-      via === 'key'
-        ? `per account on the ${plan} plan (all of its API keys together)`
-        : `per account on the ${plan} plan for the session routes`,
-  };
-}
-
 /**
  * The account of a presented API key, or the error to answer: 401 invalid_api_key, or 429 once the client IP or the
  * key has had RATE_LIMIT_AUTH_FAILURES unknown or revoked keys this minute.
@@ -136,7 +88,7 @@ export async function checkApiKey(
   if (check.ok) return check;
   const failure = invalidApiKey(check.reason);
   if (presented === undefined || (check.reason !== 'unknown' && check.reason !== 'revoked')) throw failure;
-  throw await failedCredential(deps, 'api_key', request.ip, presented, failure);
+  throw await deps.operations.limits.failedCredential('api_key', request.ip, presented, failure);
 }
 
 /** Sets request.caller once its key (or the anonymous tier) is checked and the request counted. */
@@ -149,14 +101,14 @@ function authenticate(
   const presented = presentedKey(request);
   if (presented === undefined && allowAnonymous) {
     const ip = request.ip; // a getter that parses the forwarding headers each time it is read
-    const counted = enforceRateLimit(deps, reply, anonymousLimit(deps, ip));
+    const counted = enforceRateLimit(deps, reply, deps.operations.limits.anonymous(ip));
     const caller: Caller = { kind: 'anonymous', ip };
     if (counted) return counted.then(() => void (request.caller = caller));
     request.caller = caller;
     return;
   }
   return checkApiKey(deps, request, presented).then(async ({ account, keyId }) => {
-    await enforceRateLimit(deps, reply, accountLimit(deps, account, 'key'));
+    await enforceRateLimit(deps, reply, deps.operations.limits.account(account, 'key'));
     request.caller = { kind: 'account', account, keyId, delivery: deliveryOf(reply) };
   });
 }

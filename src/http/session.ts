@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { SESSION_TTL_SECONDS } from '../accounts/login.js';
 import { AppError } from '../errors.js';
 import type { AppDeps } from './app-deps.js';
-import { accountLimit, enforceRateLimit } from './auth.js';
+import { enforceRateLimit } from './auth.js';
 import type { Account } from '../store/types.js';
 import { ErrorResponse } from '../contract/fetch.js';
 
@@ -99,7 +99,7 @@ export function requireSession(app: FastifyInstance, deps: AppDeps): void {
           : 'the session has expired or was signed out; sign in again (POST /auth/login)';
       throw new AppError('invalid_session', detail);
     }
-    await enforceRateLimit(deps, reply, accountLimit(deps, check.account, 'session'));
+    await enforceRateLimit(deps, reply, deps.operations.limits.account(check.account, 'session'));
     request.session = { account: check.account, sessionId: check.sessionId };
   });
 }

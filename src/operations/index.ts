@@ -1,6 +1,7 @@
 // The one set of operations every surface calls: the HTTP routes, the MCP tools and the CLI. Inputs and results are
 // the contract's shapes; each operation meters its caller (src/operations/meter.ts).
 import type { Accounts } from '../accounts/index.js';
+import type { RateLimiter } from '../ratelimit/types.js';
 import type { Billing } from '../billing/index.js';
 import type { Locate } from '../errors.js';
 import type { Estimator } from '../services/estimate.js';
@@ -9,6 +10,7 @@ import type { SearchService } from '../services/search.js';
 import { createAccountOperations } from './accounts.js';
 import { createBillingOperations } from './billing.js';
 import { fetchMany } from './fetch-many.js';
+import { createLimits, type LimitsConfig } from './limits.js';
 import { createFetchOperations } from './fetching.js';
 import { createMetering, type Caller, type HostMemo, type MeterFor } from './meter.js';
 import { createSearchOperations } from './searching.js';
@@ -21,6 +23,9 @@ export interface OperationsDeps {
   search: SearchService;
   accounts: Accounts;
   billing: Billing;
+  rateLimiter: RateLimiter;
+  /** The rate limits' settings. */
+  config: LimitsConfig;
   publicBaseUrl: string;
   /** The memo of URLs' hosts for the ledger (pipeline.ts owns it with the other memos). */
   hostOf: HostMemo;
@@ -55,6 +60,7 @@ export function createOperations(deps: OperationsDeps) {
     ...createPipelineOperations({ ...deps, meterFor }),
     accounts: createAccountOperations({ accounts: deps.accounts }),
     billing: createBillingOperations({ billing: deps.billing }),
+    limits: createLimits({ rateLimiter: deps.rateLimiter, config: deps.config, plans: deps.accounts.plans }),
   };
 }
 

@@ -14,13 +14,7 @@ export async function limitMailRequests(
   ip: string,
   reply: Parameters<typeof enforceRateLimit>[1],
 ): Promise<void> {
-  await enforceRateLimit(deps, reply, {
-    key: `mail:${ip}`,
-    policy: 'signin',
-    requests: deps.config.RATE_LIMIT_MAIL_PER_HOUR,
-    windowSeconds: 3600,
-    who: 'per IP address for sign-up and sign-in e-mails',
-  });
+  await enforceRateLimit(deps, reply, deps.operations.limits.mail(ip));
 }
 
 export const accountRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {

@@ -1,9 +1,7 @@
 // GET /admin/metrics: aggregate metrics for operators, with ADMIN_TOKEN (X-Admin-Token or ?token=); 404 when unset.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { equalSecrets } from '../../accounts/secrets.js';
 import { AppError } from '../../errors.js';
 import type { AppDeps } from '../app-deps.js';
-import { failedCredential, refuseWhileThrottled } from '../failed-credentials.js';
 import { AdminQuery, Metrics } from '../../contract/account.js';
 import { responses } from '../responses.js';
 
@@ -31,11 +29,13 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (
       const presented = (Array.isArray(header) ? header[0] : header) ?? request.query.token ?? '';
       // The token is the operator's choice and may be guessable: a client past its failures is refused before the
       // comparison, so it cannot learn whether a guess was right.
-      await refuseWhileThrottled(deps, 'admin_token', request.ip, adminToken);
-      if (!equalSecrets(presented, adminToken)) {
-        const failure = new AppError('invalid_admin_token', 'send the admin token as X-Admin-Token (or ?token=)');
-        throw await failedCredential(deps, 'admin_token', request.ip, adminToken, failure);
-      }
+      await deps.operations.limits.checkOperatorToken(
+        'admin_token',
+        request.ip,
+        presented,
+        adminToken,
+        () => new AppError('invalid_admin_token', 'send the admin token as X-Admin-Token (or ?token=)'),
+      );
       return deps.operations.accounts.metrics();
     },
   );

@@ -17,7 +17,6 @@ import {
   SESSION_COOKIE,
   setSessionCookie,
 } from '../session.js';
-import { failedCredential } from '../failed-credentials.js';
 import { limitMailRequests } from './account.js';
 import { accountResourceRoutes } from './account-resources.js';
 import { confirmPage, failedPage, LINK_PAGE_HEADERS } from './auth-pages.js';
@@ -51,7 +50,9 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
    */
   async function linkFailure(request: FastifyRequest, token: string, reason: keyof typeof INVALID_TOKEN) {
     const failure = new AppError('invalid_token', INVALID_TOKEN[reason]);
-    return reason === 'malformed' ? failure : failedCredential(deps, 'sign_in_link', request.ip, token, failure);
+    return reason === 'malformed'
+      ? failure
+      : deps.operations.limits.failedCredential('sign_in_link', request.ip, token, failure);
   }
 
   /** A failed link as the browser's page (400, or 429 with Retry-After) or as the JSON error. */

@@ -1,11 +1,9 @@
 // GET /metrics in the Prometheus text format, for the operator's scraper: a bearer METRICS_TOKEN when one is set,
-// otherwise callers on this machine only. Wrong tokens are throttled like admin tokens (failed-credentials.ts).
+// otherwise callers on this machine only. Wrong tokens are throttled like admin tokens (operations/limits.ts).
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { equalSecrets } from '../../accounts/secrets.js';
 import { AppError } from '../../errors.js';
 import { registry } from '../../metrics/registry.js';
 import type { AppDeps } from '../app-deps.js';
-import { failedCredential, refuseWhileThrottled } from '../failed-credentials.js';
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
@@ -23,18 +21,17 @@ export const metricsRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
       }
     } else {
       // The token is the operator's choice: a client past its failures is refused before the comparison.
-      await refuseWhileThrottled(deps, 'metrics_token', request.ip, token);
       const presented = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
-      if (!equalSecrets(presented, token)) {
-        const failure = new AppError(
-          'invalid_admin_token',
-          'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>',
-          {
+      await deps.operations.limits.checkOperatorToken(
+        'metrics_token',
+        request.ip,
+        presented,
+        token,
+        () =>
+          new AppError('invalid_admin_token', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', {
             headers: { 'WWW-Authenticate': 'Bearer' },
-          },
-        );
-        throw await failedCredential(deps, 'metrics_token', request.ip, token, failure);
-      }
+          }),
+      );
     }
     return reply.type(registry.contentType).send(await registry.metrics());
   });
