@@ -26,13 +26,17 @@ import { createValidatorCompiler } from './http/validator.js';
 import { pageRoutes } from './pages/routes.js';
 import { registerDrain } from './http/drain.js';
 import { countRequests } from './metrics/http.js';
+import type { Store } from './store/db.js';
 import { API_VERSION } from './version.js';
 
 export { API_VERSION };
 
 const SECRET_HEADERS = ['x-service-key', 'cookie', 'authorization', 'x-admin-token'];
 
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+/** The HTTP surface's deps, and the account store, whose migrations run before the app answers its first request. */
+export type ServerDeps = AppDeps & { store: Pick<Store, 'migrate'> };
+
+export async function buildApp(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: deps.config.LOG_LEVEL,

@@ -31,6 +31,7 @@ export function createDeps(config: Config, options: { clock?: Clock; addresses?:
     billing,
     rateLimiter: accountServices.rateLimiter,
     config,
+    probes: { database: accountServices.store, cache: pipeline.cache },
     publicBaseUrl: config.PUBLIC_BASE_URL,
     hostOf: pipeline.memos.hosts,
     onLedgerError: (error, context) => log.error({ err: error }, `ledger write failed while ${context}`),

@@ -3,14 +3,13 @@
 // operations bill request.caller.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { ApiKeyCheck } from '../accounts/keys.js';
 import { ErrorResponse } from '../contract/fetch.js';
 import type { AppDeps } from './app-deps.js';
 import { AppError } from '../errors.js';
 import { createDelivery, type Delivery } from '../util/delivery.js';
 import type { Caller } from '../operations/index.js';
 import type { Limit, RateLimitDecision } from '../operations/limits.js';
-import type { Account } from '../store/types.js';
+import type { Account, ApiKeyCheck } from '../operations/accounts.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

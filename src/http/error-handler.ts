@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { toValidationIssues } from '../contract/issues.js';
 import { AppError, ValidationError, renderError } from '../errors.js';
 import { acceptsMedia } from './accept.js';
-import { isStoreUnavailable, storeUnavailable } from '../store/unavailable.js';
+import { storeOutageOf } from '../operations/failure.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,7 +33,8 @@ function errorAsText(status: number, body: ReturnType<typeof renderError>['body'
 }
 
 function translate(error: FastifyError): unknown {
-  if (isStoreUnavailable(error)) return storeUnavailable(error);
+  const outage = storeOutageOf(error);
+  if (outage) return outage;
   if (error.validation)
     return new ValidationError(toValidationIssues(error.validation, error.validationContext ?? 'body'));
   switch (error.code) {

@@ -2,11 +2,10 @@
 // invalid_session) and, for state-changing methods, a same-origin request (403 cross_site_request).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { SESSION_TTL_SECONDS } from '../accounts/login.js';
 import { AppError } from '../errors.js';
 import type { AppDeps } from './app-deps.js';
 import { enforceRateLimit } from './auth.js';
-import type { Account } from '../store/types.js';
+import { SESSION_TTL_SECONDS, type Account } from '../operations/accounts.js';
 import { ErrorResponse } from '../contract/fetch.js';
 
 export const SESSION_COOKIE = 'service_session';

@@ -4,6 +4,10 @@ import type { Accounts } from '../accounts/index.js';
 import { AppError } from '../errors.js';
 import type { Account } from '../store/types.js';
 
+export type { ApiKeyCheck } from '../accounts/keys.js';
+export { SESSION_TTL_SECONDS, type Redemption } from '../accounts/login.js';
+export type { Account, PlanKey } from '../store/types.js';
+
 export const SIGNUP_MESSAGE =
   'Check your e-mail. A new account gets its API key here and by e-mail; if the address ' +
   'already has an account, we sent a sign-in link instead.';

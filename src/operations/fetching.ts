@@ -7,6 +7,9 @@ import { isLoopback, type Caller, type MeterFor } from './meter.js';
 
 const KEY_HEADERS = { 'WWW-Authenticate': 'ApiKey header="X-Service-Key"' };
 
+/** Whether a result is handed to many requests (a cached page read whole): a route may keep its JSON as long. */
+export { isSharedAnswer } from '../services/answer-memo.js';
+
 export function createFetchOperations(deps: { fetchService: FetchService; estimate: Estimator; meterFor: MeterFor }) {
   const { fetchService, estimate, meterFor } = deps;
 

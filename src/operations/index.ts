@@ -1,17 +1,18 @@
 // The one set of operations every surface calls: the HTTP routes, the MCP tools and the CLI. Inputs and results are
 // the contract's shapes; each operation meters its caller (src/operations/meter.ts).
 import type { Accounts } from '../accounts/index.js';
-import type { RateLimiter } from '../ratelimit/types.js';
 import type { Billing } from '../billing/index.js';
 import type { Locate } from '../errors.js';
+import type { RateLimiter } from '../ratelimit/types.js';
 import type { Estimator } from '../services/estimate.js';
 import type { FetchService } from '../services/fetch-service.js';
+import { checkReadiness } from '../services/readiness.js';
 import type { SearchService } from '../services/search.js';
 import { createAccountOperations } from './accounts.js';
 import { createBillingOperations } from './billing.js';
 import { fetchMany } from './fetch-many.js';
-import { createLimits, type LimitsConfig } from './limits.js';
 import { createFetchOperations } from './fetching.js';
+import { createLimits, type LimitsConfig } from './limits.js';
 import { createMetering, type Caller, type HostMemo, type MeterFor } from './meter.js';
 import { createSearchOperations } from './searching.js';
 
@@ -26,6 +27,8 @@ export interface OperationsDeps {
   rateLimiter: RateLimiter;
   /** The rate limits' settings. */
   config: LimitsConfig;
+  /** What GET /ready probes, by name: the account database and the cache. */
+  probes: Record<string, { ping(): Promise<void> }>;
   publicBaseUrl: string;
   /** The memo of URLs' hosts for the ledger (pipeline.ts owns it with the other memos). */
   hostOf: HostMemo;
@@ -60,6 +63,8 @@ export function createOperations(deps: OperationsDeps) {
     ...createPipelineOperations({ ...deps, meterFor }),
     accounts: createAccountOperations({ accounts: deps.accounts }),
     billing: createBillingOperations({ billing: deps.billing }),
+    /** Whether this process can serve: each probe answers within its deadline. */
+    readiness: () => checkReadiness(deps.probes),
     limits: createLimits({ rateLimiter: deps.rateLimiter, config: deps.config, plans: deps.accounts.plans }),
   };
 }

@@ -12,7 +12,7 @@ import {
   UsageSummary,
 } from '../../contract/account.js';
 import type { AppDeps } from '../app-deps.js';
-import type { Account } from '../../store/types.js';
+import type { Account } from '../../operations/accounts.js';
 import { responses } from '../responses.js';
 
 export interface ResourceOptions {

@@ -2,7 +2,7 @@
 // GET /auth/verify shows browsers a confirmation page whose button spends the token, so link scanners cannot.
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Redemption } from '../../accounts/login.js';
+import type { Redemption } from '../../operations/accounts.js';
 import { AppError } from '../../errors.js';
 import { LoginRequest, Message, SessionOut, VerifyBody, VerifyQuery, WhoamiOut } from '../../contract/account.js';
 import { mimeOf } from '../../util/media-type.js';

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, ValidationError } from '../../errors.js';
-import type { Account } from '../../store/types.js';
+import type { Account } from '../../operations/accounts.js';
 import { checkApiKey, presentedKey } from '../auth.js';
 import { CheckoutBody, CheckoutSession, PortalSession, WebhookReceived } from '../../contract/billing.js';
 import { ErrorResponse } from '../../contract/fetch.js';

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { BatchFetchRequest, BatchResult, FetchRequest, FetchResult } from '../../contract/fetch.js';
 import { inBody } from '../../errors.js';
 import type { AppDeps } from '../app-deps.js';
-import { isSharedAnswer } from '../../services/answer-memo.js';
+import { isSharedAnswer } from '../../operations/fetching.js';
 import { responses } from '../responses.js';
 
 const FETCH_ERRORS = [403, 413, 415, 422, 502, 503, 504];

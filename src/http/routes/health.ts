@@ -2,7 +2,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../app-deps.js';
-import { checkReadiness } from '../../services/readiness.js';
 
 const Check = Type.Object({ ok: Type.Boolean(), ms: Type.Integer(), detail: Type.Optional(Type.String()) });
 const ReadyBody = Type.Object({
@@ -35,7 +34,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
       },
     },
     async (_request, reply) => {
-      const { ready, checks } = await checkReadiness({ database: deps.store, cache: deps.cache });
+      const { ready, checks } = await deps.operations.readiness();
       return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks });
     },
   );
