@@ -1,7 +1,7 @@
 // Tool results as the Markdown a model reads (the text content); the same data goes out as structuredContent.
 import type { Static } from '@sinclair/typebox';
 import type { BatchResult, EstimateResult, FetchResult, SearchResult } from '../contract/fetch.js';
-import { decodeCursor } from '../services/cursor.js';
+import { cursorRendering } from '../operations/cursor.js';
 
 type Estimate = Static<typeof EstimateResult>;
 type Batch = Static<typeof BatchResult>;
@@ -21,12 +21,8 @@ function describePage(page: Page): string {
 /** A cursor reads on only in the rendering it came from: the arguments the next call must repeat, besides url. */
 function cursorArguments(cursor: string): string[] {
   const args = [`cursor "${cursor}"`];
-  let decoded;
-  try {
-    decoded = decodeCursor(cursor);
-  } catch {
-    return args; // a remote API of another version may write cursors this one cannot read
-  }
+  const decoded = cursorRendering(cursor);
+  if (!decoded) return args; // a remote API of another version may write cursors this one cannot read
   const { format, style } = decoded;
   if (format !== 'markdown') args.push(`format "${format}"`);
   if (style.links !== 'inline') args.push(`links "${style.links}"`);
