@@ -154,6 +154,23 @@ async function fetchCommand(argv: string[]): Promise<void> {
   process.exit(EXIT.ok);
 }
 
+/** One line per plan on stdout; exit code 3 without STRIPE_SECRET_KEY, 1 if Stripe refused. */
+async function stripeSetupCommand(): Promise<void> {
+  const { setUpStripePlans } = await import('./operations/stripe-setup.js');
+  const setup = await setUpStripePlans(readConfig());
+  if (setup.ok) {
+    for (const line of setup.plans) {
+      process.stdout.write(`${line.plan}\t${line.lookupKey}\t${line.priceId}\t${line.action}\n`);
+    }
+  } else if (setup.reason === 'no_secret_key') {
+    process.stderr.write('fetchdown: stripe-setup needs STRIPE_SECRET_KEY (a test-mode key sk_test_… to try it)\n');
+    process.exitCode = EXIT.config;
+  } else {
+    process.stderr.write(`fetchdown: Stripe refused the set-up: ${setup.detail}\n`);
+    process.exitCode = EXIT.failed;
+  }
+}
+
 async function runCli(argv: string[]): Promise<void> {
   const [command] = argv;
   if (command === 'serve') {
@@ -169,10 +186,7 @@ async function runCli(argv: string[]): Promise<void> {
     const create = async () => (await import('./pipeline.js')).createAgentOperations(config);
     return runStdioServer(config, deferOperations(agentMode(config), create));
   }
-  if (command === 'stripe-setup') {
-    const { stripeSetupCommand } = await import('./billing/setup.js');
-    return stripeSetupCommand(readConfig());
-  }
+  if (command === 'stripe-setup') return stripeSetupCommand();
   if (command === undefined) fail(`no URL given\n\n${USAGE}`, EXIT.usage);
   return fetchCommand(argv);
 }

@@ -2,9 +2,7 @@
 // by (fetchdown_starter…), in the Stripe account of STRIPE_SECRET_KEY. Idempotent: a plan whose price exists at the
 // amount of src/pricing.ts is left alone; one whose amount changed gets a new Price that takes over the lookup key.
 import Stripe from 'stripe';
-import type { Config } from '../config.js';
 import { PAID_PLANS, lookupKeyOf, type PaidPlan } from './catalog.js';
-import { createStripeClient } from './stripe-client.js';
 
 export interface SetupResult {
   plan: PaidPlan;
@@ -52,22 +50,4 @@ export async function setUpStripe(stripe: Stripe): Promise<SetupResult[]> {
     results.push({ plan: plan.key, lookupKey, priceId: price.id, action: existing ? 'replaced' : 'created' });
   }
   return results;
-}
-
-/** The CLI command: prints one line per plan; exit code 3 without STRIPE_SECRET_KEY, 1 if Stripe refused. */
-export async function stripeSetupCommand(config: Config): Promise<void> {
-  if (config.STRIPE_SECRET_KEY === undefined) {
-    process.stderr.write('fetchdown: stripe-setup needs STRIPE_SECRET_KEY (a test-mode key sk_test_… to try it)\n');
-    process.exitCode = 3;
-    return;
-  }
-  try {
-    for (const line of await setUpStripe(createStripeClient(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE))) {
-      process.stdout.write(`${line.plan}\t${line.lookupKey}\t${line.priceId}\t${line.action}\n`);
-    }
-  } catch (error) {
-    if (!(error instanceof Stripe.errors.StripeError)) throw error;
-    process.stderr.write(`fetchdown: Stripe refused the set-up: ${error.message}\n`);
-    process.exitCode = 1;
-  }
 }
