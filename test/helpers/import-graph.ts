@@ -1,5 +1,5 @@
 // Reads the import graph of a source tree and checks it against the layers drawn in docs/architecture.md: what the
-// architecture test runs on src/, and on a copy with a forbidden import to prove that it can fail.
+// architecture test runs on src/, and on broken copies to prove that each check can fail.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -18,6 +18,12 @@ export interface Layering {
   layers: { name: string; modules: string[] }[];
   /** Imports allowed between two modules of the same layer. */
   sideways: [string, string][];
+  /**
+   * Where a module may import below its own layer, when not everywhere: keyed by a module or a layer (for each of its
+   * modules), each a list of layers and modules. A surface that may reach only the operations and the contract may
+   * not skip past them to the services and adapters.
+   */
+  reach: [string, string[]][];
 }
 
 function sourceFiles(root: string): string[] {
@@ -74,14 +80,22 @@ export function moduleOf(path: string): string {
   return path.split('/')[0]!;
 }
 
-/** The `layers` block of docs/architecture.md: `name: module module…` lines, then `a -> b` sideways arrows. */
+/**
+ * The `layers` block of docs/architecture.md: `name: module module…` lines, `a -> b` sideways arrows, and
+ * `a => layer module…` reach rules.
+ */
 export function parseLayering(markdown: string): Layering {
   const block = /```layers\n([\s\S]*?)```/.exec(markdown);
   if (!block) throw new Error('docs/architecture.md has no ```layers block');
-  const layering: Layering = { layers: [], sideways: [] };
+  const layering: Layering = { layers: [], sideways: [], reach: [] };
   for (const raw of block[1]!.split('\n')) {
     const line = raw.replace(/#.*/, '').trim();
     if (line === '') continue;
+    const reach = /^(\S+)\s*=>\s*(.+)$/.exec(line);
+    if (reach) {
+      layering.reach.push([reach[1]!, reach[2]!.split(/[\s,]+/).filter(Boolean)]);
+      continue;
+    }
     const arrow = /^(\S+)\s*->\s*(.+)$/.exec(line);
     if (arrow) {
       for (const to of arrow[2]!.split(/[\s,]+/).filter(Boolean)) layering.sideways.push([arrow[1]!, to]);
@@ -94,7 +108,10 @@ export function parseLayering(markdown: string): Layering {
   return layering;
 }
 
-/** What breaks the drawing: imports that go up or sideways without an arrow, modules not drawn, runtime cycles. */
+/**
+ * What breaks the drawing: imports that go up, sideways without an arrow, or past a module's reach; modules not drawn;
+ * runtime import cycles between files; cycles between modules (through arrows or imports); arrows no import uses.
+ */
 export function checkLayering(srcDir: string, layering: Layering): string[] {
   const problems: string[] = [];
   const rank = new Map<string, number>();
@@ -106,32 +123,100 @@ export function checkLayering(srcDir: string, layering: Layering): string[] {
   for (const name of rank.keys()) {
     if (!present.has(name)) problems.push(`docs/architecture.md draws ${name}, which does not exist under src/`);
   }
+  const reach = reachOf(layering, problems);
   const sideways = new Set(layering.sideways.map(([a, b]) => `${a} -> ${b}`));
   const edges = readImports(srcDir);
+  const used = new Set<string>();
   for (const edge of edges) {
     const from = moduleOf(edge.from);
     const to = moduleOf(edge.to);
     if (from === to) continue;
+    used.add(`${from} -> ${to}`);
     const a = rank.get(from);
     const b = rank.get(to);
     if (a === undefined || b === undefined) continue;
-    if (b > a) continue;
+    if (b > a) {
+      const allowed = reach.get(from);
+      if (allowed && !allowed.modules.has(to))
+        problems.push(`${edge.from} imports ${edge.to}: ${from} may not skip to ${to} (${allowed.rule})`);
+      continue;
+    }
     if (b === a && sideways.has(`${from} -> ${to}`)) continue;
     problems.push(`${edge.from} imports ${edge.to}: ${from} may not import ${to}`);
   }
+  for (const arrow of sideways) {
+    if (!used.has(arrow)) problems.push(`docs/architecture.md draws ${arrow}, which no import uses`);
+  }
   problems.push(...findCycles(edges.filter((e) => e.runtime && !e.dynamic)));
+  const imported = [...used].map((arrow) => arrow.split(' -> ') as [string, string]);
+  problems.push(...findModuleCycles([...layering.sideways, ...imported]));
   return problems;
 }
 
-/** Runtime import cycles between files (Tarjan's strongly connected components). */
+/** Each module's reach, from the rule that names it, else the one that names its layer; with the rule as drawn. */
+function reachOf(layering: Layering, problems: string[]): Map<string, { modules: Set<string>; rule: string }> {
+  const layerOf = new Map(layering.layers.map((layer) => [layer.name, layer.modules]));
+  const known = (name: string) => layerOf.has(name) || layering.layers.some((l) => l.modules.includes(name));
+  const reach = new Map<string, { modules: Set<string>; rule: string }>();
+  const rules = [...layering.reach].sort(([a], [b]) => Number(layerOf.has(b)) - Number(layerOf.has(a)));
+  for (const [subject, targets] of rules) {
+    for (const name of [subject, ...targets]) {
+      if (!known(name))
+        problems.push(`docs/architecture.md: the reach of ${subject} names ${name}, which is not drawn`);
+    }
+    const modules = new Set(targets.flatMap((name) => layerOf.get(name) ?? [name]));
+    const rule = `drawn: ${subject} => ${targets.join(' ')}`;
+    for (const module of layerOf.get(subject) ?? [subject]) reach.set(module, { modules, rule });
+  }
+  return reach;
+}
+
+/**
+ * Cycles between modules (folders and root files) through the arrows drawn and the imports made, type-only and late
+ * ones included: a cycle of folders is a tangle even when no file-level runtime cycle closes it. One path per cycle.
+ */
+function findModuleCycles(edges: [string, string][]): string[] {
+  const next = new Map<string, string[]>();
+  for (const [from, to] of edges) next.set(from, [...new Set([...(next.get(from) ?? []), to])]);
+  return stronglyConnected(next).map((component) => `folder cycle: ${cycleThrough(component, next).join(' -> ')}`);
+}
+
+/** The shortest cycle from the first member (by name) of a strongly connected component back to it. */
+function cycleThrough(component: string[], next: Map<string, string[]>): string[] {
+  const members = new Set(component);
+  const start = [...component].sort()[0]!;
+  const previous = new Map<string, string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const node = queue.shift()!;
+    for (const target of next.get(node) ?? []) {
+      if (target === start) {
+        const path: string[] = [];
+        for (let at = node; at !== start; at = previous.get(at)!) path.unshift(at);
+        return [start, ...path, start];
+      }
+      if (!members.has(target) || previous.has(target)) continue;
+      previous.set(target, node);
+      queue.push(target);
+    }
+  }
+  throw new Error(`no cycle through ${start}: not a strongly connected component`);
+}
+
+/** Runtime import cycles between files. */
 function findCycles(edges: Edge[]): string[] {
   const next = new Map<string, string[]>();
   for (const { from, to } of edges) next.set(from, [...(next.get(from) ?? []), to]);
+  return stronglyConnected(next).map((component) => `runtime import cycle: ${component.join(' -> ')}`);
+}
+
+/** The strongly connected components of more than one node (Tarjan's algorithm), each in the order it was entered. */
+function stronglyConnected(next: Map<string, string[]>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
   const onStack = new Set<string>();
-  const cycles: string[] = [];
+  const components: string[][] = [];
   let counter = 0;
   const connect = (node: string) => {
     index.set(node, counter);
@@ -154,8 +239,8 @@ function findCycles(edges: Edge[]): string[] {
       onStack.delete(member);
       component.push(member);
     } while (member !== node);
-    if (component.length > 1) cycles.push(`runtime import cycle: ${component.reverse().join(' -> ')}`);
+    if (component.length > 1) components.push(component.reverse());
   };
   for (const node of next.keys()) if (!index.has(node)) connect(node);
-  return cycles;
+  return components;
 }
