@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { ErrorResponse, HTTPValidationError, withOptionalDefaults } from './contract/fetch.js';
 import type { AppDeps } from './http/app-deps.js';
 import { meterCallers, trustProxyOption } from './http/auth.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { registerErrorHandling, sendError } from './http/error-handler.js';
 import { redactRequest } from './http/redact.js';
 import { echoRequestIds, requestIdOf } from './http/request-id.js';
 import { RequestLog } from './http/request-log.js';
@@ -47,6 +47,7 @@ export async function buildApp(deps: ServerDeps): Promise<FastifyInstance> {
     trustProxy: trustProxyOption(deps.config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
     genReqId: requestIdOf,
+    frameworkErrors: sendError,
   });
 
   await app.register(swagger, {

@@ -1,6 +1,6 @@
 // The one place errors become HTTP responses: framework errors are translated, then errors.ts renders them, with the
 // request id in the body; an unforeseen error is logged once, with its cause.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toValidationIssues } from '../contract/issues.js';
 import { AppError, ValidationError, renderError } from '../errors.js';
 import { acceptsMedia } from './accept.js';
@@ -52,22 +52,28 @@ function translate(error: FastifyError): unknown {
   return error;
 }
 
+/**
+ * The error handler. Also Fastify's `frameworkErrors` (app.ts), for what the router refuses before any route: a path
+ * that is not valid percent-encoding, a path parameter over its length limit.
+ */
+export function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const translated = translate(error);
+  const { status, body } = renderError(translated);
+  // Logged once, on the request's own line (request-log.ts), with the cause chain.
+  if (status >= 500) request.failure = translated;
+  if (translated instanceof AppError && translated.options.headers) void reply.headers(translated.options.headers);
+  if (request.routeOptions.config?.plainTextErrors && wantsPlainText(request.headers.accept)) {
+    void reply
+      .code(status)
+      .type('text/plain; charset=utf-8')
+      .send(errorAsText(status, body, request.id));
+    return;
+  }
+  void reply.code(status).send({ ...body, request_id: request.id });
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const translated = translate(error);
-    const { status, body } = renderError(translated);
-    // Logged once, on the request's own line (request-log.ts), with the cause chain.
-    if (status >= 500) request.failure = translated;
-    if (translated instanceof AppError && translated.options.headers) void reply.headers(translated.options.headers);
-    if (request.routeOptions.config.plainTextErrors && wantsPlainText(request.headers.accept)) {
-      void reply
-        .code(status)
-        .type('text/plain; charset=utf-8')
-        .send(errorAsText(status, body, request.id));
-      return;
-    }
-    void reply.code(status).send({ ...body, request_id: request.id });
-  });
+  app.setErrorHandler(sendError);
   app.setNotFoundHandler((request, reply) => {
     void reply.code(404).send({
       detail: `no route for ${request.method} ${request.url.split('?')[0]}`,

@@ -114,3 +114,21 @@ describe('unknown routes', () => {
     assert.equal(res.body.code, 'not_found');
   });
 });
+
+describe('paths the router refuses before any route', () => {
+  // Fastify answered these in a shape of its own ({error, code: FST_ERR_…, message, statusCode}, no request id).
+  test('a path that is not valid percent-encoding is 400 bad_request', async () => {
+    const res = await api.request('DELETE', '/account/keys/%s%n');
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.body.code, 'bad_request');
+    assert.equal(typeof res.body.detail, 'string');
+    assert.equal(typeof res.body.request_id, 'string');
+  });
+
+  test('a path parameter longer than the router takes is 400 bad_request', async () => {
+    const res = await api.get(`/examples/${'x'.repeat(101)}`);
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.body.code, 'bad_request');
+    assert.equal(typeof res.body.request_id, 'string');
+  });
+});
