@@ -2,6 +2,17 @@
 import { Type, type Static } from '@sinclair/typebox';
 
 export const MAX_LABEL_LENGTH = 64;
+/** The largest key id either database gives (Postgres `serial`): a larger one would be an error of the database. */
+const MAX_KEY_ID = 2_147_483_647;
+
+/** A key's name: shown in lists and on the dashboard; no NUL, which Postgres text cannot hold. */
+const Label = (fallback: string, description?: string) =>
+  Type.String({
+    maxLength: MAX_LABEL_LENGTH,
+    pattern: '^[^\\u0000]*$',
+    default: fallback,
+    ...(description && { description }),
+  });
 
 const Email = Type.String({
   format: 'email',
@@ -15,7 +26,7 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.U
 export const SignupRequest = Type.Object(
   {
     email: Email,
-    label: Type.String({ maxLength: MAX_LABEL_LENGTH, default: 'default', description: 'A name for the first key.' }),
+    label: Label('default', 'A name for the first key.'),
   },
   { additionalProperties: false },
 );
@@ -49,8 +60,8 @@ export const CreatedKey = Type.Object({
   key: KeyOut,
 });
 
-export const KeyIdParams = Type.Object({ key_id: Type.Integer({ minimum: 1 }) });
-export const LabelQuery = Type.Object({ label: Type.String({ maxLength: MAX_LABEL_LENGTH, default: 'additional' }) });
+export const KeyIdParams = Type.Object({ key_id: Type.Integer({ minimum: 1, maximum: MAX_KEY_ID }) });
+export const LabelQuery = Type.Object({ label: Label('additional') });
 
 export const AccountOut = Type.Object({
   id: Type.Integer(),

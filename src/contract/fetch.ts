@@ -77,11 +77,14 @@ const QueryField = {
 const NullableInt = (min: number, description: string) =>
   Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: min, default: null, description });
 
+/** What a URL must start with; contract/issues.ts reports a mismatch as FastAPI's url_scheme. */
+export const URL_SCHEME_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
+
 export const Url = Type.String({
   minLength: 1,
   maxLength: MAX_URL_LENGTH,
   format: 'uri',
-  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+  pattern: URL_SCHEME_PATTERN,
   description: 'An absolute http or https URL.',
   examples: ['https://example.com/article'],
 });

@@ -1,6 +1,7 @@
 // Translates Ajv schema errors into FastAPI's 422 shape ({loc, msg, type}), located where the caller put the value.
 import type { ErrorObject } from 'ajv';
 import type { ValidationIssue } from '../errors.js';
+import { URL_SCHEME_PATTERN } from './fetch.js';
 
 const LOCATION: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
@@ -69,7 +70,9 @@ function toIssue(error: ErrorObject, context: string): ValidationIssue {
       if (params.format === 'email') return { loc, msg: 'value is not a valid email address', type: 'value_error' };
       return { loc, msg: 'Input should be a valid URL', type: 'url_parsing' };
     case 'pattern':
-      return { loc, msg: "URL scheme should be 'http' or 'https'", type: 'url_scheme' };
+      if (params.pattern === URL_SCHEME_PATTERN)
+        return { loc, msg: "URL scheme should be 'http' or 'https'", type: 'url_scheme' };
+      return { loc, msg: `String should match pattern '${String(params.pattern)}'`, type: 'string_pattern_mismatch' };
     default:
       return { loc, msg: error.message ?? 'Invalid value', type: 'value_error' };
   }

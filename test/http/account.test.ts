@@ -198,6 +198,35 @@ for (const backend of DATABASES) {
       assert.equal(tooLong.status, 422);
     });
 
+    test('a key id past what the database holds is a 422, and a label with NUL too (Postgres answered 500)', async (t) => {
+      const api = await app(t);
+      if (!api) return;
+      const alice = await signUp(api);
+      for (const id of ['2147483648', '9007199254740993', '99999999999999999999999']) {
+        const res = await api.request('DELETE', `/account/keys/${id}`, undefined, withKey(alice.apiKey));
+        assert.equal(res.status, 422, `${id}: ${res.text}`);
+        assert.deepEqual(res.body.detail[0].loc, ['path', 'key_id']);
+        assert.equal(res.body.detail[0].type, 'less_than_equal');
+      }
+      const largest = await api.request('DELETE', '/account/keys/2147483647', undefined, withKey(alice.apiKey));
+      assert.equal(largest.status, 404, largest.text);
+      const nul = await api.request('POST', '/account/keys?label=a%00b', undefined, withKey(alice.apiKey));
+      assert.equal(nul.status, 422, nul.text);
+      assert.deepEqual(nul.body.detail[0].loc, ['query', 'label']);
+      assert.equal(nul.body.detail[0].type, 'string_pattern_mismatch');
+      const signup = await api.post('/account/signup', { email: uniqueEmail(), label: '\u0000' });
+      assert.equal(signup.status, 422, signup.text);
+      assert.deepEqual(signup.body.detail[0].loc, ['body', 'label']);
+      const unicode = await api.request(
+        'POST',
+        '/account/keys?label=caf%C3%A9%20%F0%9F%98%80',
+        undefined,
+        withKey(alice.apiKey),
+      );
+      assert.equal(unicode.status, 200, unicode.text);
+      assert.equal(unicode.body.key.label, 'café 😀');
+    });
+
     test('an account holds at most MAX_KEYS_PER_ACCOUNT active keys, even when asked for many at once', async (t) => {
       const api = await app(t, { MAX_KEYS_PER_ACCOUNT: '3' });
       if (!api) return;
