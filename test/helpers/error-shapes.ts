@@ -1,0 +1,17 @@
+// The shapes an error answer may take: a 422 in FastAPI's list shape ({detail: [{loc, msg, type}]}), every other error
+// {detail, code} with the status errors.ts gives that code; both carry the request id.
+import { ERROR_STATUS, type ErrorCode } from '../../src/errors.js';
+
+/** Why `body` is not an error answer of `status` in a documented shape, or null when it is. */
+export function errorShapeProblem(status: number, body: any): string | null {
+  if (typeof body?.request_id !== 'string') return `a ${status} without request_id`;
+  if (typeof body.detail === 'string' && typeof body.code === 'string') {
+    const expected = ERROR_STATUS[body.code as ErrorCode] as number | undefined;
+    return expected === status ? null : `a ${status} with code ${body.code} (${expected ?? 'no such code'})`;
+  }
+  if (status !== 422 || !Array.isArray(body.detail) || body.detail.length === 0) return `a ${status} of no known shape`;
+  const shaped = body.detail.every(
+    (item: any) => Array.isArray(item?.loc) && typeof item.msg === 'string' && typeof item.type === 'string',
+  );
+  return shaped ? null : 'a 422 whose detail is not [{loc, msg, type}]';
+}
