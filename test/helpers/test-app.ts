@@ -9,10 +9,13 @@ import { loadConfig } from '../../src/config.js';
 import type { Clock } from '../../src/accounts/clock.js';
 import type { AddressRules } from '../../src/net/guard.js';
 import { createDeps, type Deps } from '../../src/deps.js';
+import type { FastifyInstance } from 'fastify';
 
 export interface TestApp {
   base: string;
   services: Deps;
+  /** The Fastify instance, for what only it knows (its route table). */
+  app: FastifyInstance;
   /** Idempotent; also runs when the test ends. */
   close(): Promise<void>;
   request(
@@ -95,6 +98,7 @@ export async function buildTestApp(
   return {
     base,
     services,
+    app,
     close,
     request,
     post: (path, body) => request('POST', path, body),
