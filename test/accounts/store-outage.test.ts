@@ -6,20 +6,20 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { describe, test } from 'node:test';
-import { signUp, withKey } from '../helpers/accounts.js';
+import { signUp, withKey, setPlan } from '../helpers/accounts.js';
 import { startReaderStandIn } from '../helpers/fixture-fetchers.js';
 import { ARTICLE_HTML } from '../helpers/fixture-site.js';
 import { connectHttp, textOf } from '../helpers/mcp-client.js';
 import { startCuttableProxy } from '../helpers/cuttable-proxy.js';
-import { DATABASES } from '../helpers/databases.js';
+import { databaseEnv, DATABASES } from '../helpers/databases.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const postgres = DATABASES.find((d) => d.name === 'postgres')!;
 
 describe('account store outage', () => {
   test('while the database is gone: 503 store_unavailable on sign-up and keyed routes, /ready names it; then back', async (t) => {
-    const env = await postgres.env(t);
-    if (typeof env === 'string') return t.skip(env);
+    const env = await databaseEnv(t, postgres);
+    if (!env) return;
     const proxy = await startCuttableProxy(new URL(env.DATABASE_URL!));
     const target = new URL(env.DATABASE_URL!);
     t.after(() => proxy.close());
@@ -52,11 +52,8 @@ describe('account store outage', () => {
 
   /** Postgres behind a cuttable proxy, an app on it with one account, and a site whose /cut page cuts the database. */
   async function outage(t: Parameters<typeof postgres.env>[0] & { skip(m?: string): void }) {
-    const env = await postgres.env(t);
-    if (typeof env === 'string') {
-      t.skip(env);
-      return null;
-    }
+    const env = await databaseEnv(t, postgres);
+    if (!env) return null;
     const proxy = await startCuttableProxy(new URL(env.DATABASE_URL!));
     t.after(async () => {
       await proxy.close();
@@ -92,8 +89,7 @@ describe('account store outage', () => {
     });
     const { apiKey } = await signUp(api);
     // A plan that pays the price list: on the free tier a page counts one fetch whatever fetcher reads it.
-    const me = await api.request('GET', '/account/me', undefined, withKey(apiKey));
-    await api.services.accounts.changePlan(me.body.id, 'starter');
+    await setPlan(api, apiKey, 'starter');
     return { api, proxy, apiKey, origin };
   }
 

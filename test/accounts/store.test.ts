@@ -15,7 +15,7 @@ import { priceOf } from '../../src/pricing.js';
 import type { Mailer } from '../../src/mail/types.js';
 import { createStore, type Store } from '../../src/store/db.js';
 import { BILLING_OPERATIONS } from '../../src/store/types.js';
-import { DATABASES, createPostgresSchema } from '../helpers/databases.js';
+import { databaseEnv, DATABASES, createPostgresSchema } from '../helpers/databases.js';
 
 type T = { after(fn: () => Promise<void> | void): unknown; skip(message?: string): void };
 
@@ -23,11 +23,8 @@ const silent = { info() {}, warn() {}, error() {} };
 const nullMailer: Mailer = { kind: 'outbox', async send() {}, async close() {} };
 
 async function openStore(t: T, backend: (typeof DATABASES)[number]): Promise<Store | null> {
-  const env = await backend.env(t);
-  if (typeof env === 'string') {
-    t.skip(env);
-    return null;
-  }
+  const env = await databaseEnv(t, backend);
+  if (!env) return null;
   const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-store-'));
   const store = createStore({ databaseUrl: env.DATABASE_URL, dataDir });
   t.after(async () => {
@@ -316,8 +313,11 @@ for (const backend of DATABASES) {
 }
 
 test('Postgres: stores in two schemas of one database migrate side by side', async (t) => {
-  const env = await DATABASES.find((d) => d.name === 'postgres')!.env(t);
-  if (typeof env === 'string') return t.skip(env);
+  const env = await databaseEnv(
+    t,
+    DATABASES.find((d) => d.name === 'postgres')!,
+  );
+  if (!env) return;
   const other = await createPostgresSchema(t);
   const stores = [
     createStore({ databaseUrl: env.DATABASE_URL, dataDir: tmpdir() }),
@@ -342,8 +342,8 @@ test('Postgres: stores in two schemas of one database migrate side by side', asy
 
 test('migrations succeed while other schemas of the database are created and dropped (tenants, parallel runs)', async (t) => {
   const postgres = DATABASES.find((d) => d.name === 'postgres')!;
-  const env = await postgres.env(t);
-  if (typeof env === 'string') return t.skip(env);
+  const env = await databaseEnv(t, postgres);
+  if (!env) return;
   const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   await admin.connect();
   t.after(() => admin.end());

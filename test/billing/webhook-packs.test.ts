@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { signUp, withKey } from '../helpers/accounts.js';
 import { accountState, billingApp, checkout, stripeEnv } from '../helpers/billing.js';
-import { DATABASES } from '../helpers/databases.js';
+import { databaseEnv, DATABASES } from '../helpers/databases.js';
 import { startStripeStandin } from '../helpers/stripe-standin.js';
 import { startServerProcess } from '../helpers/server-process.js';
 import { buildTestApp } from '../helpers/test-app.js';
@@ -55,8 +55,8 @@ for (const backend of DATABASES) {
     });
 
     test('two server processes sharing the database credit a doubly delivered event once', async (t) => {
-      const dbEnv = await backend.env(t);
-      if (typeof dbEnv === 'string') return t.skip(dbEnv);
+      const dbEnv = await databaseEnv(t, backend);
+      if (!dbEnv) return;
       const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-billing-'));
       t.after(() => rmSync(dataDir, { recursive: true, force: true }));
       const env = { ...dbEnv, ...stripeEnv(standin), DATA_DIR: dataDir };

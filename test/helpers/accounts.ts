@@ -1,5 +1,7 @@
-// Account helpers for HTTP tests: sign up for a key, sign in through the e-mailed link for a session cookie.
+// Account helpers for HTTP tests: sign up for a key, sign in through the e-mailed link for a session cookie, put an
+// account on a plan.
 import assert from 'node:assert/strict';
+import type { PlanKey } from '../../src/store/types.js';
 import type { SmtpSink } from './smtp.js';
 import { signInLink } from './smtp.js';
 import type { TestApp } from './test-app.js';
@@ -22,6 +24,13 @@ export async function signUp(
 }
 
 export const withKey = (apiKey: string) => ({ 'x-service-key': apiKey });
+
+/** Moves the account of `apiKey` to `plan` as a paid subscription would, for tests that need a plan's allowance. */
+export async function setPlan(api: TestApp, apiKey: string, plan: PlanKey): Promise<void> {
+  const me = await api.request('GET', '/account/me', undefined, withKey(apiKey));
+  assert.equal(me.status, 200, me.text);
+  await api.services.accounts.changePlan(me.body.id, plan);
+}
 
 /** Requests a sign-in link, reads it from the SMTP sink, and exchanges it (as a JSON client) for the session cookie. */
 export async function signIn(

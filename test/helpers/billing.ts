@@ -1,11 +1,9 @@
 // Billing test helpers: an app configured against the Stripe stand-in on one of the databases, with webhooks
 // forwarded to it, and the account state the tests assert on.
 import assert from 'node:assert/strict';
-import type { DatabaseBackend } from './databases.js';
+import type { DatabaseBackend, DatabaseTestContext } from './databases.js';
 import type { StripeStandin } from './stripe-standin.js';
-import { buildTestApp, type TestApp } from './test-app.js';
-
-type Context = Parameters<DatabaseBackend['env']>[0] & { skip(message?: string): void };
+import { appOnDatabase, type TestApp } from './test-app.js';
 
 export function stripeEnv(standin: StripeStandin): Record<string, string> {
   return {
@@ -17,17 +15,13 @@ export function stripeEnv(standin: StripeStandin): Record<string, string> {
 
 /** The app on this backend wired to the stand-in (null when the backend is unavailable and the test skipped). */
 export async function billingApp(
-  t: Context,
+  t: DatabaseTestContext,
   backend: DatabaseBackend,
   standin: StripeStandin,
   env: Record<string, string> = {},
 ): Promise<TestApp | null> {
-  const dbEnv = await backend.env(t);
-  if (typeof dbEnv === 'string') {
-    t.skip(dbEnv);
-    return null;
-  }
-  const api = await buildTestApp(t, { ...dbEnv, ...stripeEnv(standin), ...env });
+  const api = await appOnDatabase(t, backend, { ...stripeEnv(standin), ...env });
+  if (!api) return null;
   standin.forwardTo(`${api.base}/billing/webhook`);
   return api;
 }

@@ -61,3 +61,16 @@ export const DATABASES: DatabaseBackend[] = [
     },
   },
 ];
+
+export type DatabaseTestContext = Parameters<DatabaseBackend['env']>[0] & { skip(message?: string): void };
+
+/** The backend's env for buildTestApp; when the backend is not there, `t` is skipped and null returned. */
+export async function databaseEnv(
+  t: DatabaseTestContext,
+  backend: DatabaseBackend,
+): Promise<Record<string, string> | null> {
+  const env = await backend.env(t);
+  if (typeof env !== 'string') return env;
+  t.skip(env);
+  return null;
+}

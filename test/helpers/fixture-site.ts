@@ -235,7 +235,11 @@ export interface FixtureSite {
   close(): Promise<void>;
 }
 
-export async function startFixtureSite(): Promise<FixtureSite> {
+/**
+ * The site on a port of its own. With `t` (a test's context, or `{ after }` at the top level of a file) it closes when
+ * that test or file ends.
+ */
+export async function startFixtureSite(t?: { after(fn: () => Promise<void>): unknown }): Promise<FixtureSite> {
   const hits = new Map<string, number>();
   const spans: { path: string; start: number; end: number }[] = [];
   let total = 0;
@@ -442,6 +446,11 @@ export async function startFixtureSite(): Promise<FixtureSite> {
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  t?.after(close);
   return {
     origin,
     url: (path) => origin + path,
@@ -456,9 +465,6 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       for (const [, delta] of events) most = Math.max(most, (now += delta));
       return most;
     },
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
+    close,
   };
 }

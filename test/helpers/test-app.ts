@@ -10,6 +10,8 @@ import type { Clock } from '../../src/accounts/clock.js';
 import type { AddressRules } from '../../src/net/guard.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import type { FastifyInstance } from 'fastify';
+import { databaseEnv, type DatabaseBackend, type DatabaseTestContext } from './databases.js';
+import { startFixtureSite, type FixtureSite } from './fixture-site.js';
 
 export interface TestApp {
   base: string;
@@ -38,6 +40,11 @@ const fileScope = new AsyncResource('fetchdown-test-app');
 const registerAfter = (t: Hookable, fn: () => Promise<void>) =>
   t.after === afterAll ? fileScope.runInAsyncScope(() => afterAll(fn)) : t.after(fn);
 
+export interface TestAppOptions {
+  clock?: Clock;
+  addresses?: AddressRules;
+}
+
 /**
  * options.clock: the accounts service's clock (month rollover, link expiry); the system clock by default.
  * options.addresses: the SSRF guard's rules, e.g. 127.0.0.1 public and 127.0.0.2 private with
@@ -46,7 +53,7 @@ const registerAfter = (t: Hookable, fn: () => Promise<void>) =>
 export async function buildTestApp(
   t: Hookable,
   env: Record<string, string> = {},
-  options: { clock?: Clock; addresses?: AddressRules } = {},
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const ownDir = env.DATA_DIR === undefined;
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'fetchdown-test-'));
@@ -104,4 +111,28 @@ export async function buildTestApp(
     post: (path, body) => request('POST', path, body),
     get: (path) => request('GET', path),
   };
+}
+
+/**
+ * The fixture site and a test app for all the tests of one file, both closed when the file's tests end:
+ * `const { site, api } = await startSiteAndApp(env)` at the top of the file.
+ */
+export async function startSiteAndApp(
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<{ site: FixtureSite; api: TestApp }> {
+  const site = await startFixtureSite();
+  registerAfter({ after: afterAll }, () => site.close());
+  return { site, api: await buildTestApp({ after: afterAll }, env, options) };
+}
+
+/** buildTestApp on `backend` with `env` over its settings, or null when the backend is not there (`t` skipped). */
+export async function appOnDatabase(
+  t: DatabaseTestContext,
+  backend: DatabaseBackend,
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<TestApp | null> {
+  const database = await databaseEnv(t, backend);
+  return database && buildTestApp(t, { ...database, ...env }, options);
 }

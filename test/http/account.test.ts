@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { signUp, uniqueEmail, withKey } from '../helpers/accounts.js';
 import { DATABASES } from '../helpers/databases.js';
+import { appOnDatabase } from '../helpers/test-app.js';
 import { signInLink, startSmtpServer, type SmtpSink } from '../helpers/smtp.js';
-import { buildTestApp } from '../helpers/test-app.js';
 
 let smtp: SmtpSink;
 before(async () => {
@@ -20,12 +20,7 @@ const KEY_OUT_FIELDS = ['created_at', 'id', 'label', 'last_used_at', 'revoked'];
 for (const backend of DATABASES) {
   describe(`/account on ${backend.name}`, () => {
     async function app(t: Parameters<typeof backend.env>[0] & { skip(m?: string): void }, more = {}) {
-      const env = await backend.env(t);
-      if (typeof env === 'string') {
-        t.skip(env);
-        return null;
-      }
-      return buildTestApp(t, { ...env, SMTP_URL: smtp.url, MAIL_FROM: 'Fetchdown <keys@fetchdown.test>', ...more });
+      return appOnDatabase(t, backend, { SMTP_URL: smtp.url, MAIL_FROM: 'Fetchdown <keys@fetchdown.test>', ...more });
     }
 
     test('sign-up returns a key once, e-mails it, and stores only its hash', async (t) => {

@@ -5,11 +5,10 @@ import { after, describe, test } from 'node:test';
 import { redactUrl } from '../../src/http/redact.js';
 import { signUp, withKey } from '../helpers/accounts.js';
 import { DATABASES } from '../helpers/databases.js';
-import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { buildTestApp } from '../helpers/test-app.js';
+import { startFixtureSite } from '../helpers/fixture-site.js';
+import { appOnDatabase, buildTestApp } from '../helpers/test-app.js';
 
-const site: FixtureSite = await startFixtureSite();
-after(() => site.close());
+const site = await startFixtureSite({ after });
 
 const TOKEN = 'admin-token-0123456789abcdef';
 
@@ -39,9 +38,8 @@ test('secret query values are redacted from logged URLs', () => {
 for (const backend of DATABASES) {
   describe(`admin metrics on ${backend.name}`, () => {
     test('token as header or query, compared exactly; aggregates of accounts, keys and requests', async (t) => {
-      const env = await backend.env(t);
-      if (typeof env === 'string') return t.skip(env);
-      const api = await buildTestApp(t, { ...env, ADMIN_TOKEN: TOKEN });
+      const api = await appOnDatabase(t, backend, { ADMIN_TOKEN: TOKEN });
+      if (!api) return;
       for (const headers of [
         {},
         { 'x-admin-token': 'wrong' },

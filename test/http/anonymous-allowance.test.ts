@@ -5,12 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { DATABASES } from '../helpers/databases.js';
+import { databaseEnv, DATABASES } from '../helpers/databases.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
-const site = await startFixtureSite();
-after(() => site.close());
+const site = await startFixtureSite({ after });
 
 /** A client elsewhere, named by the trusted proxy (TRUST_PROXY=loopback: the test calls from 127.0.0.1). */
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
@@ -18,8 +17,8 @@ const from = (ip: string) => ({ 'x-forwarded-for': ip });
 for (const backend of DATABASES) {
   describe(`the anonymous monthly allowance on ${backend.name}`, () => {
     test('each address gets its allowance, the machine itself is not counted, and a restart forgets nothing', async (t) => {
-      const dbEnv = await backend.env(t);
-      if (typeof dbEnv === 'string') return t.skip(dbEnv);
+      const dbEnv = await databaseEnv(t, backend);
+      if (!dbEnv) return;
       const dataDir = mkdtempSync(join(tmpdir(), 'fetchdown-anonymous-'));
       t.after(() => rmSync(dataDir, { recursive: true, force: true }));
       const env = { ...dbEnv, DATA_DIR: dataDir, ANONYMOUS_MONTHLY_REQUESTS: '3' };

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { signIn, signUp, uniqueEmail, withKey } from '../helpers/accounts.js';
+import { signIn, signUp, uniqueEmail, withKey, setPlan } from '../helpers/accounts.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { signInLink, startSmtpServer } from '../helpers/smtp.js';
 import { buildTestApp } from '../helpers/test-app.js';
@@ -94,8 +94,7 @@ for (const backend of backends) {
       // The same key on /account counts too.
       assert.equal((await api.request('GET', '/account/me', undefined, withKey(alice.apiKey))).status, 429);
 
-      const me = await api.request('GET', '/account/me', undefined, withKey(bob.apiKey));
-      await api.services.accounts.changePlan(me.body.id, 'pro');
+      await setPlan(api, bob.apiKey, 'pro');
       const pro = await get(bob.apiKey);
       assert.equal(pro.status, 200);
       assert.equal(pro.headers.get('ratelimit-policy'), '"pro";q=4;w=60');

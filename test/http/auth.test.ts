@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { signIn, signUp, uniqueEmail, withKey } from '../helpers/accounts.js';
 import { DATABASES } from '../helpers/databases.js';
 import { signInLink, startSmtpServer, type SmtpSink } from '../helpers/smtp.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { appOnDatabase, buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 let smtp: SmtpSink;
 before(async () => {
@@ -29,14 +29,10 @@ for (const backend of DATABASES) {
       env: Record<string, string> = {},
       clock?: { now(): number },
     ) {
-      const dbEnv = await backend.env(t);
-      if (typeof dbEnv === 'string') {
-        t.skip(dbEnv);
-        return null;
-      }
-      return buildTestApp(
+      return appOnDatabase(
         t,
-        { ...dbEnv, SMTP_URL: smtp.url, PUBLIC_BASE_URL: 'http://localhost:8080', ...env },
+        backend,
+        { SMTP_URL: smtp.url, PUBLIC_BASE_URL: 'http://localhost:8080', ...env },
         { clock },
       );
     }

@@ -1,16 +1,9 @@
 // POST /fetch/batch: input order, per-URL errors, one fetch per identical URL, and real concurrency.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { test } from 'node:test';
+import { buildTestApp, startSiteAndApp } from '../helpers/test-app.js';
 
-let site: FixtureSite;
-let api: TestApp;
-before(async () => {
-  site = await startFixtureSite();
-  api = await buildTestApp({ after });
-});
-after(() => site.close());
+const { site, api } = await startSiteAndApp();
 
 test('results come in input order; a failing URL gets its own error', async () => {
   const urls = [site.url('/article'), site.url('/status/404'), site.url('/long'), site.url('/image.png')];

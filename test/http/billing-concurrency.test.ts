@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { browserSkip, CHROMIUM_PATH } from '../fetchers/chromium.js';
-import { signUp, withKey } from '../helpers/accounts.js';
-import { DATABASES } from '../helpers/databases.js';
+import { signUp, withKey, setPlan } from '../helpers/accounts.js';
+import { databaseEnv, DATABASES } from '../helpers/databases.js';
 import { startFetcherSite, startReaderStandIn } from '../helpers/fixture-fetchers.js';
 import { startServerProcess } from '../helpers/server-process.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { buildTestApp } from '../helpers/test-app.js';
+import { appOnDatabase, buildTestApp } from '../helpers/test-app.js';
 
 const site: FixtureSite = await startFixtureSite();
 const fetcherSite = await startFetcherSite();
@@ -41,9 +41,8 @@ async function fireFetches(bases: string[], apiKey: string, count: number): Prom
 for (const backend of DATABASES) {
   describe(`atomic debits on ${backend.name}`, () => {
     test('20 concurrent fetches against 5 credits: exactly 5 are served and billed', async (t) => {
-      const env = await backend.env(t);
-      if (typeof env === 'string') return t.skip(env);
-      const api = await buildTestApp(t, { ...env, ...ENV });
+      const api = await appOnDatabase(t, backend, ENV);
+      if (!api) return;
       const { apiKey } = await signUp(api);
       const statuses = await fireFetches([api.base], apiKey, 20);
       assert.equal(statuses.filter((s) => s === 200).length, 5, JSON.stringify(statuses));
@@ -59,8 +58,8 @@ for (const backend of DATABASES) {
 describe('atomic debits across two server processes', () => {
   test('two processes sharing Postgres serve exactly 5 of 20', async (t) => {
     const postgres = DATABASES.find((d) => d.name === 'postgres')!;
-    const env = await postgres.env(t);
-    if (typeof env === 'string') return t.skip(env);
+    const env = await databaseEnv(t, postgres);
+    if (!env) return;
     const api = await buildTestApp(t, { ...env, ...ENV });
     const second = await startServerProcess(t, {
       ...env,
@@ -93,8 +92,8 @@ const PRICED = [
 
 for (const backend of DATABASES) {
   test(`two processes on ${backend.name}: 20 at once of every fetcher against 5 credits serve what they pay for`, async (t) => {
-    const env = await backend.env(t);
-    if (typeof env === 'string') return t.skip(env);
+    const env = await databaseEnv(t, backend);
+    if (!env) return;
     const shared = {
       ...env,
       ...ENV,
@@ -115,8 +114,7 @@ for (const backend of DATABASES) {
     });
     for (const { fetcher, path, served } of PRICED) {
       const { apiKey } = await signUp(api);
-      const me = await api.request('GET', '/account/me', undefined, withKey(apiKey));
-      await api.services.accounts.changePlan(me.body.id, 'starter');
+      await setPlan(api, apiKey, 'starter');
       const run = `${backend.name}-${fetcher}-${process.pid}-${n++}`;
       const answers = await Promise.all(
         Array.from({ length: 20 }, async (_, i) => {

@@ -2,12 +2,12 @@
 // batch per URL, search and MCP billed like REST, 402 with how to get more, prepaid balance, plans, month rollover.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { signUp, withKey } from '../helpers/accounts.js';
+import { signUp, withKey, setPlan } from '../helpers/accounts.js';
 import { DATABASES } from '../helpers/databases.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { connectHttp, textOf } from '../helpers/mcp-client.js';
 import { startSearxngStandin, type SearchStandin } from '../helpers/search-standins.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { appOnDatabase, type TestApp } from '../helpers/test-app.js';
 
 // Top level: on Node 20 an `after` registered inside `before` runs as soon as that hook ends.
 const site: FixtureSite = await startFixtureSite();
@@ -34,12 +34,7 @@ for (const backend of DATABASES) {
       env: Record<string, string> = {},
       clock?: { now(): number },
     ) {
-      const dbEnv = await backend.env(t);
-      if (typeof dbEnv === 'string') {
-        t.skip(dbEnv);
-        return null;
-      }
-      return buildTestApp(t, { ...dbEnv, FREE_MONTHLY_CREDITS: '10', ...env }, { clock });
+      return appOnDatabase(t, backend, { FREE_MONTHLY_CREDITS: '10', ...env }, { clock });
     }
 
     test('prices: html 1, cache hit 0.1, estimate 0.2, failures free; one ledger row each', async (t) => {
@@ -186,8 +181,7 @@ for (const backend of DATABASES) {
       const { apiKey } = await signUp(api);
       assert.equal((await fetchAs(api, apiKey, { url: unique('plan') })).status, 200);
       assert.equal((await fetchAs(api, apiKey, { url: unique('plan') })).status, 402);
-      const me = await api.request('GET', '/account/me', undefined, withKey(apiKey));
-      await api.services.accounts.changePlan(me.body.id, 'starter');
+      await setPlan(api, apiKey, 'starter');
       assert.equal((await fetchAs(api, apiKey, { url: unique('plan') })).status, 200);
       assert.equal((await fetchAs(api, apiKey, { url: unique('plan') })).status, 200);
       assert.equal((await fetchAs(api, apiKey, { url: unique('plan') })).status, 402);
@@ -235,8 +229,7 @@ for (const backend of DATABASES) {
       assert.equal(three.status, 200, three.text);
       assert.equal(three.body.credits, 3);
       assert.equal((await usage(api, apiKey)).by_operation.search.credits, 3);
-      const me = await api.request('GET', '/account/me', undefined, withKey(apiKey));
-      await api.services.accounts.changePlan(me.body.id, 'starter');
+      await setPlan(api, apiKey, 'starter');
       const four = await api.request('POST', '/search', { query: 'tomatoes', num_results: 4 }, withKey(apiKey));
       assert.equal(four.status, 200);
       assert.equal(four.body.credits, 16);

@@ -3,17 +3,13 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
-import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { after, describe, test } from 'node:test';
+import { startFixtureSite } from '../helpers/fixture-site.js';
 import { signUp, withKey } from '../helpers/accounts.js';
 import { CACHE_BACKENDS } from '../helpers/cache-backends.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
-let site: FixtureSite;
-before(async () => {
-  site = await startFixtureSite();
-});
-after(() => site.close());
+const site = await startFixtureSite({ after });
 
 let run = 0;
 for (const backend of CACHE_BACKENDS) {

@@ -4,15 +4,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { browserSkip, CHROMIUM_PATH } from '../fetchers/chromium.js';
-import { signUp, withKey } from '../helpers/accounts.js';
-import { DATABASES } from '../helpers/databases.js';
+import { signUp, withKey, setPlan } from '../helpers/accounts.js';
+import { databaseEnv, DATABASES } from '../helpers/databases.js';
 import {
   startFetcherSite,
   startReaderStandIn,
   type FetcherSite,
   type ReaderStandIn,
 } from '../helpers/fixture-fetchers.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { appOnDatabase, buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 let site: FetcherSite;
 let reader: ReaderStandIn;
@@ -42,8 +42,7 @@ async function appWith5Credits(t: { after(fn: () => Promise<void> | void): unkno
 /** A new key of an account on a plan whose 5 monthly credits pay the price list (the free tier counts fetches). */
 async function signUpPaid(api: TestApp) {
   const signed = await signUp(api);
-  const me = await api.request('GET', '/account/me', undefined, withKey(signed.apiKey));
-  await api.services.accounts.changePlan(me.body.id, 'starter');
+  await setPlan(api, signed.apiKey, 'starter');
   return signed;
 }
 
@@ -61,8 +60,8 @@ const count = (statuses: number[], status: number) => statuses.filter((s) => s =
 for (const backend of DATABASES) {
   describe(`charges that match the work on ${backend.name}`, () => {
     test('forced reader and pdf: 20 at once against 5 credits serve 2 of each price-2 page, never more', async (t) => {
-      const env = await backend.env(t);
-      if (typeof env === 'string') return t.skip(env);
+      const env = await databaseEnv(t, backend);
+      if (!env) return;
       for (const [fetcher, path] of [
         ['reader', '/article'],
         ['pdf', '/report.pdf'],
@@ -86,8 +85,8 @@ for (const backend of DATABASES) {
       'forced browser: 20 at once against 5 credits serve one render, as one after another would',
       { skip: skipBrowser },
       async (t) => {
-        const env = await backend.env(t);
-        if (typeof env === 'string') return t.skip(env);
+        const env = await databaseEnv(t, backend);
+        if (!env) return;
         const api = await appWith5Credits(t, env);
         const { apiKey } = await signUpPaid(api);
         const run = `${backend.name}-browser-${process.pid}-${n++}`;
@@ -105,8 +104,8 @@ for (const backend of DATABASES) {
       'auto: a fallback is held before it runs; one the caller cannot pay for gives way to a cheaper route',
       { skip: skipBrowser },
       async (t) => {
-        const env = await backend.env(t);
-        if (typeof env === 'string') return t.skip(env);
+        const env = await databaseEnv(t, backend);
+        if (!env) return;
         const api = await appWith5Credits(t, env);
         const shell = () => site.url(`/app-shell?run=${backend.name}-shell-${process.pid}-${n++}`);
 
@@ -144,8 +143,8 @@ for (const backend of DATABASES) {
       'auto, 20 at once against 5 credits: never overdrawn, and every credit charged is for a page served',
       { skip: skipBrowser },
       async (t) => {
-        const env = await backend.env(t);
-        if (typeof env === 'string') return t.skip(env);
+        const env = await databaseEnv(t, backend);
+        if (!env) return;
         const api = await appWith5Credits(t, env);
         const { apiKey } = await signUpPaid(api);
         const run = `${backend.name}-shells-${process.pid}-${n++}`;
@@ -165,8 +164,8 @@ for (const backend of DATABASES) {
     );
 
     test('the free tier counts fetches: 20 at once against 5 a month serve 5 pages of any fetcher, one fetch each', async (t) => {
-      const env = await backend.env(t);
-      if (typeof env === 'string') return t.skip(env);
+      const env = await databaseEnv(t, backend);
+      if (!env) return;
       const fetchers = [
         ['reader', '/article'],
         ['pdf', '/report.pdf'],
@@ -190,8 +189,8 @@ for (const backend of DATABASES) {
     });
 
     test('the free tier: an estimate counts 0.2 and a cache hit 0.1; used up, prepaid credits pay the price list', async (t) => {
-      const env = await backend.env(t);
-      if (typeof env === 'string') return t.skip(env);
+      const env = await databaseEnv(t, backend);
+      if (!env) return;
       const api = await appWith5Credits(t, env);
       const { apiKey } = await signUp(api);
       const run = `${backend.name}-free-mix-${process.pid}-${n++}`;
@@ -238,15 +237,14 @@ for (const backend of DATABASES) {
     });
 
     test('a cache hit holds the cache rate: 0.9 credits pay for hits; 1 credit pays for 10 of 20 concurrent hits', async (t) => {
-      const env = await backend.env(t);
-      if (typeof env === 'string') return t.skip(env);
-      const api = await buildTestApp(t, { ...env, FREE_MONTHLY_CREDITS: '1' });
+      const api = await appOnDatabase(t, backend, { FREE_MONTHLY_CREDITS: '1' });
+      if (!api) return;
       const url = site.url(`/article?run=${backend.name}-hits-${process.pid}-${n++}`);
       const first = await signUp(api);
       assert.equal((await api.request('POST', '/fetch', { url }, withKey(first.apiKey))).body.credits, 1);
 
       const second = await signUp(api);
-      const statuses = [];
+      const statuses: number[] = [];
       for (let i = 0; i < 4; i++) {
         const hit = await api.request('POST', '/fetch', { url }, withKey(second.apiKey));
         assert.equal(hit.body.cache.hit, true);
@@ -265,9 +263,8 @@ for (const backend of DATABASES) {
     });
 
     test('a batch says what each URL was charged: a repeated URL is charged once, and the answers add up to the ledger', async (t) => {
-      const env = await backend.env(t);
-      if (typeof env === 'string') return t.skip(env);
-      const api = await buildTestApp(t, env);
+      const api = await appOnDatabase(t, backend);
+      if (!api) return;
       const { apiKey } = await signUp(api);
       const run = `${backend.name}-batch-${process.pid}-${n++}`;
       const [a, b] = [site.url(`/article?run=${run}-a`), site.url(`/article?run=${run}-b`)];

@@ -1,16 +1,9 @@
 // Legacy encodings decode correctly from the Content-Type charset, <meta charset> and the BOM.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { test } from 'node:test';
+import { startSiteAndApp } from '../helpers/test-app.js';
 
-let site: FixtureSite;
-let api: TestApp;
-before(async () => {
-  site = await startFixtureSite();
-  api = await buildTestApp({ after });
-});
-after(() => site.close());
+const { site, api } = await startSiteAndApp();
 
 const cases: [string, string, string][] = [
   ['/charset/latin1', 'Café crème', 'Déjà vu à la française, naïve façade.'],

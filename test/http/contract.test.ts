@@ -1,18 +1,11 @@
 // One contract for every surface: the same verdict on the same input over HTTP, MCP and the CLI, errors located in
 // the caller's own terms, and a request id on every answer.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { connectHttp, textOf } from '../helpers/mcp-client.js';
-import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { startSiteAndApp } from '../helpers/test-app.js';
 
-let site: FixtureSite;
-let api: TestApp;
-before(async () => {
-  site = await startFixtureSite();
-  api = await buildTestApp({ after });
-});
-after(() => site.close());
+const { site, api } = await startSiteAndApp();
 
 describe('errors in the caller’s own terms', () => {
   test('a batch whose max_tokens_each cannot hold a page: that item is a 422 at max_tokens_each', async () => {

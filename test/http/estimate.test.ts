@@ -1,19 +1,13 @@
 // GET /estimate: a GET of at most 64 KB as sent, ranged and accepting gzip (whole page counted, or a sample
 // extrapolated), HEAD when ranges are refused, no Content-Length, and exact counts from the cache.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { SAMPLE_BYTES, TOKENS_PER_BYTE } from '../../src/services/estimate.js';
 import { gzipSync } from 'node:zlib';
-import { SCRIPT_TAIL_HTML, SCRIPTED_LONG_HTML, startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { SCRIPT_TAIL_HTML, SCRIPTED_LONG_HTML } from '../helpers/fixture-site.js';
+import { startSiteAndApp } from '../helpers/test-app.js';
 
-let site: FixtureSite;
-let api: TestApp;
-before(async () => {
-  site = await startFixtureSite();
-  api = await buildTestApp({ after });
-});
-after(() => site.close());
+const { site, api } = await startSiteAndApp();
 
 const estimate = (url: string) => api.get(`/estimate?url=${encodeURIComponent(url)}`);
 const scriptedBytes = Buffer.byteLength(SCRIPTED_LONG_HTML);

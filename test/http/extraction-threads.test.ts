@@ -2,15 +2,11 @@
 // the deadline while the process keeps answering; a full queue answers 503 with Retry-After; a cache hit never
 // reaches a thread; threads are replaced after a deadline and recycled after EXTRACT_WORKER_MAX_TASKS pages.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { HOSTILE_KINDS, startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { after, describe, test } from 'node:test';
+import { HOSTILE_KINDS, startFixtureSite } from '../helpers/fixture-site.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
-let site: FixtureSite;
-before(async () => {
-  site = await startFixtureSite();
-});
-after(() => site.close());
+const site = await startFixtureSite({ after });
 
 /** One sample of a metric from GET /metrics (0 when absent): `name{labels}` as Prometheus writes it. */
 async function metric(api: TestApp, sample: string): Promise<number> {

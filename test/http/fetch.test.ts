@@ -1,18 +1,11 @@
 // POST /fetch happy paths: every response field, the three formats, trimming and reading in parts.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { countTokens } from '../../src/tokens/count.js';
 import { signUp, withKey } from '../helpers/accounts.js';
-import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { startSiteAndApp } from '../helpers/test-app.js';
 
-let site: FixtureSite;
-let api: TestApp;
-before(async () => {
-  site = await startFixtureSite();
-  api = await buildTestApp({ after });
-});
-after(() => site.close());
+const { site, api } = await startSiteAndApp();
 
 describe('POST /fetch', () => {
   test('a budget that cannot hold the next character is a 422, never an empty part with a cursor to the same place', async () => {

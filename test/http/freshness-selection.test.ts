@@ -2,16 +2,12 @@
 // ages copies); include and exclude made from one fetched copy, proved with the fixture site's request counter.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
+import { startFixtureSite } from '../helpers/fixture-site.js';
 import { CACHE_BACKENDS } from '../helpers/cache-backends.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { sourceKey, type StoredHtml } from '../../src/services/page-source.js';
 
-let site: FixtureSite;
-before(async () => {
-  site = await startFixtureSite();
-});
-after(() => site.close());
+const site = await startFixtureSite({ after });
 
 let run = 0;
 for (const backend of CACHE_BACKENDS) {

@@ -1,17 +1,10 @@
 // POST /fetch `links` and `images`: each style's exact output, reading in parts with references, cursors, validation.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { countTokens } from '../../src/tokens/count.js';
-import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { startSiteAndApp } from '../helpers/test-app.js';
 
-let site: FixtureSite;
-let api: TestApp;
-before(async () => {
-  site = await startFixtureSite();
-  api = await buildTestApp({ after });
-});
-after(() => site.close());
+const { site, api } = await startSiteAndApp();
 
 const CODE = '```md\n[inside](/fence)\n```';
 

@@ -6,8 +6,7 @@ import { signUp, withKey } from '../helpers/accounts.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
-const site = await startFixtureSite();
-after(() => site.close());
+const site = await startFixtureSite({ after });
 
 /** The value of the first sample of `name` whose labels include every one of `labels`. */
 function sample(text: string, name: string, labels: string[] = []): number | undefined {

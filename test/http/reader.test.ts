@@ -2,19 +2,12 @@
 // headers, POST /fetch's JSON on request, 422s located in the path or the query, text errors for text callers, and
 // the same key, meter and ledger as POST /fetch.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { countTokens } from '../../src/tokens/count.js';
 import { signUp, withKey } from '../helpers/accounts.js';
-import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { startSiteAndApp } from '../helpers/test-app.js';
 
-let site: FixtureSite;
-let api: TestApp;
-before(async () => {
-  site = await startFixtureSite();
-  api = await buildTestApp({ after });
-});
-after(() => site.close());
+const { site, api } = await startSiteAndApp();
 
 const read = (target: string, headers: Record<string, string> = {}) =>
   api.request('GET', `/r/${target}`, undefined, headers);

@@ -3,11 +3,10 @@
 // 5xx. The list (helpers/selectors.ts, which the fuzz of every route draws from too) is fixed, so a failure names a
 // selector that fails again.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { errorShapeProblem } from '../helpers/error-shapes.js';
-import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { SELECTORS } from '../helpers/selectors.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { startSiteAndApp } from '../helpers/test-app.js';
 
 /** Why `res` is not an acceptable answer to a selection, or null when it is. */
 function problemWith(res: { status: number; body: any }): string | null {
@@ -21,13 +20,7 @@ function problemWith(res: { status: number; body: any }): string | null {
   return errorShapeProblem(status, body);
 }
 
-let site: FixtureSite;
-let api: TestApp;
-before(async () => {
-  site = await startFixtureSite();
-  api = await buildTestApp({ after });
-});
-after(() => site.close());
+const { site, api } = await startSiteAndApp();
 
 describe('include and exclude: any selector', () => {
   test(`${SELECTORS.length} selectors of every form: content, a 4xx or a 422, never a 5xx`, async () => {

@@ -1,10 +1,9 @@
 // POST /fetch of host names the test DNS answers with A records, AAAA records or both: the guard asks for both
 // families whatever the socket's own hints, refuses a name when any answer is blocked, connects to the checked ones.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { isBlockedAddress } from '../../src/net/blocked-ranges.js';
-import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { startSiteAndApp } from '../helpers/test-app.js';
 import { createTestDns } from '../helpers/test-dns.js';
 
 // Two addresses stand for the public internet, both reaching the fixture site on 127.0.0.1: 127.0.0.1 itself, and
@@ -12,28 +11,20 @@ import { createTestDns } from '../helpers/test-dns.js';
 // other address is judged by the real blocked ranges.
 const PUBLIC_STAND_INS = new Set(['127.0.0.1', '::ffff:127.0.0.1']);
 
-let site: FixtureSite;
-let api: TestApp;
-let port: number;
-before(async () => {
-  site = await startFixtureSite();
-  port = Number(new URL(site.origin).port);
-  api = await buildTestApp(
-    { after },
-    { FETCH_ALLOW_PRIVATE_NETWORKS: '0', ROBOTS_TXT: 'ignore' },
-    {
-      addresses: {
-        isBlocked: (ip) => !PUBLIC_STAND_INS.has(ip) && isBlockedAddress(ip),
-        resolveHost: createTestDns({
-          'v6-only.test': ['::ffff:127.0.0.1'],
-          'v6-internal.test': ['fd00:ec2::254'],
-          'dual-internal.test': ['127.0.0.1', 'fd00:ec2::254'],
-        }),
-      },
+const { site, api } = await startSiteAndApp(
+  { FETCH_ALLOW_PRIVATE_NETWORKS: '0', ROBOTS_TXT: 'ignore' },
+  {
+    addresses: {
+      isBlocked: (ip) => !PUBLIC_STAND_INS.has(ip) && isBlockedAddress(ip),
+      resolveHost: createTestDns({
+        'v6-only.test': ['::ffff:127.0.0.1'],
+        'v6-internal.test': ['fd00:ec2::254'],
+        'dual-internal.test': ['127.0.0.1', 'fd00:ec2::254'],
+      }),
     },
-  );
-});
-after(() => site.close());
+  },
+);
+const port = Number(new URL(site.origin).port);
 
 test('a host with only an AAAA record is fetched through its IPv6 address', async () => {
   const url = `http://v6-only.test:${port}/article`;

@@ -1,18 +1,10 @@
 // With FETCH_ALLOW_PRIVATE_NETWORKS off, no spelling of a loopback address reaches the fixture site.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { test } from 'node:test';
+import { buildTestApp, startSiteAndApp } from '../helpers/test-app.js';
 
-let site: FixtureSite;
-let api: TestApp;
-let port: number;
-before(async () => {
-  site = await startFixtureSite();
-  port = Number(new URL(site.origin).port);
-  api = await buildTestApp({ after }, { FETCH_ALLOW_PRIVATE_NETWORKS: '0' });
-});
-after(() => site.close());
+const { site, api } = await startSiteAndApp({ FETCH_ALLOW_PRIVATE_NETWORKS: '0' });
+const port = Number(new URL(site.origin).port);
 
 const spellings = () => [
   `http://127.0.0.1:${port}/article`,

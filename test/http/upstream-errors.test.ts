@@ -1,17 +1,14 @@
 // What a remote site can do wrong becomes a clear error with the right status; never a 500.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { after, before, describe, test } from 'node:test';
-import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { describe, test } from 'node:test';
+import { startSiteAndApp } from '../helpers/test-app.js';
 
-let site: FixtureSite;
-let api: TestApp;
-before(async () => {
-  site = await startFixtureSite();
-  api = await buildTestApp({ after }, { FETCH_TIMEOUT_MS: '400', FETCH_MAX_BYTES: '65536', FETCH_MAX_REDIRECTS: '3' });
+const { site, api } = await startSiteAndApp({
+  FETCH_TIMEOUT_MS: '400',
+  FETCH_MAX_BYTES: '65536',
+  FETCH_MAX_REDIRECTS: '3',
 });
-after(() => site.close());
 
 describe('upstream failures', () => {
   for (const status of [404, 500, 503]) {

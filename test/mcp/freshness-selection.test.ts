@@ -1,15 +1,11 @@
 // The MCP tools with max_age, include and exclude (over POST /mcp, against the real pipeline): the same fields, the
 // same copy reused, and the same 422 locations as the HTTP API.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
-import { startFixtureSite } from '../helpers/fixture-site.js';
+import { test } from 'node:test';
 import { connectHttp, textOf } from '../helpers/mcp-client.js';
-import { buildTestApp } from '../helpers/test-app.js';
+import { startSiteAndApp } from '../helpers/test-app.js';
 
-// Set up at the top level: on Node 20 an `after` registered inside `before` runs as soon as that hook ends.
-const site = await startFixtureSite();
-const api = await buildTestApp({ after });
-after(() => site.close());
+const { site, api } = await startSiteAndApp();
 
 test('fetch_url and fetch_multiple take max_age, include and exclude, and describe them', async (t) => {
   const client = await connectHttp(t, api.base);

@@ -1,14 +1,11 @@
 // The MCP tools over POST /mcp: `query` (fetch_url, fetch_multiple) listed in the schemas, the matching part first,
 // a too-short query as a tool error naming body.query; estimate_tokens and its method.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
-import { startFixtureSite } from '../helpers/fixture-site.js';
+import { test } from 'node:test';
 import { connectHttp, textOf } from '../helpers/mcp-client.js';
-import { buildTestApp } from '../helpers/test-app.js';
+import { startSiteAndApp } from '../helpers/test-app.js';
 
-const site = await startFixtureSite();
-const api = await buildTestApp({ after });
-after(() => site.close());
+const { site, api } = await startSiteAndApp();
 
 test('fetch_url and fetch_multiple take a query; the schemas say what it does', async (t) => {
   const client = await connectHttp(t, api.base);

@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { uniqueEmail } from '../helpers/accounts.js';
-import { DATABASES } from '../helpers/databases.js';
+import { databaseEnv, DATABASES } from '../helpers/databases.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 import { signInLink, startSmtpServer, type SmtpSink } from '../helpers/smtp.js';
 import { stripeEnv } from '../helpers/billing.js';
@@ -52,8 +52,8 @@ describe('the journey through the pages', { skip: browserSkip() }, () => {
 
   for (const database of DATABASES) {
     test(`on ${database.name}: sign up, sign in by e-mail, keys, playground, usage, buy a pack, portal, sign out`, async (t) => {
-      const env = await database.env(t);
-      if (typeof env === 'string') return t.skip(env);
+      const env = await databaseEnv(t, database);
+      if (!env) return;
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
       const api = await buildTestApp(t, {
