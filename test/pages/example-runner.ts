@@ -3,7 +3,7 @@
 // replaced by a placeholder, and the values that change on every run (timings, dates) fixed.
 import { EXAMPLES, EXAMPLE_ORIGIN } from '../../src/pages/examples/catalog.js';
 import type { ExampleOutputs } from '../../src/pages/examples/outputs.js';
-import { signUp } from '../helpers/accounts.js';
+import { setPlan, signUp } from '../helpers/accounts.js';
 import { startSearxngStandin } from '../helpers/search-standins.js';
 import { buildTestApp } from '../helpers/test-app.js';
 import { startExampleSite } from './example-site.js';
@@ -81,8 +81,7 @@ export async function runExamples(options: { chromiumPath: string; skip?: string
     );
     const { apiKey } = await signUp(api);
     // A paid plan, so the examples show the price list (the free tier counts any page as one fetch).
-    const me = await api.request('GET', '/account/me', undefined, { 'x-service-key': apiKey });
-    await api.services.accounts.changePlan(me.body.id, 'starter');
+    await setPlan(api, apiKey, 'starter');
     const toSite = (text: string) => text.replaceAll(EXAMPLE_ORIGIN, site.origin);
     const fromSite = (text: string) =>
       stableCursors(
