@@ -1,10 +1,14 @@
 // The Prometheus metrics of one process (GET /metrics): one registry, the metrics the call sites count into, and
 // gauges read at scrape time from the parts that hold the state (the upstream limiter, the browser pool).
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { registerProcessMetrics } from './process.js';
 
 export const registry = new Registry();
-// Process CPU, memory, handles, GC and event-loop lag (nodejs_eventloop_lag_*), sampled every 10 ms for the lag.
-collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
+/**
+ * Process CPU, memory, handles, GC and event-loop lag (nodejs_eventloop_lag_*), the lag sampled every 10 ms while
+ * there is work: call noteWork() for each piece of it (process.ts).
+ */
+export const { noteWork } = registerProcessMetrics(registry);
 
 export const httpDuration = new Histogram({
   name: 'fetchdown_http_request_duration_seconds',
