@@ -38,7 +38,10 @@ export const ConfigSchema = Type.Object({
   // its hard limit; not sooner, as a new thread runs its first ~1,000 pages 1.5–3× slower while V8 compiles the code
   // again.
   // On Linux the threads run EXTRACT_WORKER_NICE steps nicer than the event loop, so it never waits behind a page.
+  // A thread starts when a page first needs it; a server starts EXTRACT_WORKERS_WARM of them (at most EXTRACT_WORKERS)
+  // before its first request, each ~300 ms of CPU and ~80 MB of memory that then wait for pages (docs/operations.md).
   EXTRACT_WORKERS: Int(availableParallelism(), 0, 64),
+  EXTRACT_WORKERS_WARM: Int(0, 0, 64),
   EXTRACT_QUEUE_MAX: Int(64, 0, 10000),
   EXTRACT_TIMEOUT_MS: Int(15000, 100),
   EXTRACT_WALL_TIMEOUT_MS: Int(0, 0),

@@ -22,8 +22,8 @@ export async function startServer(defaults: Record<string, string> = {}): Promis
     throw error;
   }
   const deps = createDeps(config);
-  // The extraction threads start and load their module while the app is built and starts listening, so the first
-  // uncached fetch does not wait for them (tests' apps, which seldom fetch, start theirs on first use instead).
+  // EXTRACT_WORKERS_WARM extraction threads (none by default) start and load their module while the app is built and
+  // starts listening, so the first uncached fetches do not wait for them; the others start when a page needs one.
   deps.warm();
   const app = await buildApp(deps);
   const shutdown = async (signal: string) => {

@@ -71,8 +71,8 @@ export function createPipeline(config: Config, options: { clock?: Clock; address
     fetchService,
     estimate,
     search,
-    /** Starts the extraction threads now (a server, before its first request); otherwise they start on first use. */
-    warm: () => fetchers.conversions.warm(),
+    /** Starts EXTRACT_WORKERS_WARM extraction threads now (a server, before its first request); others on first use. */
+    warm: () => fetchers.conversions.warm(config.EXTRACT_WORKERS_WARM),
     async close() {
       await Promise.allSettled([fetchers.close(), client.close(), cache.close()]);
     },

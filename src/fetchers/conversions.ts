@@ -46,8 +46,8 @@ export interface Conversions {
   reader(input: ReaderContent): Promise<Converted<CountedContent | null>>;
   /** The part of a page's kept HTML that a caller's include and exclude name (extract/selection.ts). */
   select(htmlBrotli: Uint8Array, url: string, selection: Selection): Promise<Converted<CountedSelection>>;
-  /** Starts the threads and loads their module now, before the first page needs them (a no-op in this thread). */
-  warm(): void;
+  /** Starts `threads` threads and loads their module now, before a page needs them (a no-op in this thread). */
+  warm(threads: number): void;
   /** The pool's threads and tasks; null when conversions run in this thread. */
   stats(): PoolStats | null;
   close(): Promise<void>;
@@ -157,7 +157,7 @@ export function createConversions(options: ConversionOptions): Conversions {
     extract: (html, url, keep) => content('extract', { html, url, keep }, url),
     reader: (input) => content('reader', input, input.url),
     select: (htmlBrotli, url, selection) => content('select', { htmlBrotli, url, selection }, url),
-    warm: () => pool.warm(),
+    warm: (threads) => pool.warm(threads),
     stats: () => pool.stats(),
     close: () => pool.close(),
   };

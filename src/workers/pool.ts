@@ -10,7 +10,7 @@ import { threadCpuMs } from './thread-cpu.js';
 export interface WorkerPoolOptions {
   /** The worker's module (entry.ts finds it, compiled or under tsx); it calls serveTasks (serve.ts). */
   entry: WorkerEntry;
-  /** Threads at most; they start on the first tasks that need them (or all at once on warm()). */
+  /** Threads at most; they start on the first tasks that need them (or some at once on warm()). */
   size: number;
   /** Tasks waiting for a thread at most, beyond one per free thread; past it, run() answers `busy` at once. */
   queueMax: number;
@@ -271,9 +271,9 @@ export function createWorkerPool(options: WorkerPoolOptions) {
         pump();
       });
     },
-    /** Starts every thread now, so the first tasks do not wait for threads to start and load their module. */
-    warm(): void {
-      while (!closed && threads.size < options.size) start();
+    /** Starts `count` threads now (at most `size`), so the first tasks do not wait for them to load their module. */
+    warm(count: number = options.size): void {
+      while (!closed && threads.size < Math.min(count, options.size)) start();
     },
     stats(): PoolStats {
       const running = [...threads].filter((t) => t.job).length;
