@@ -10,7 +10,7 @@ import { REPO_ROOT } from './mcp-client.js';
 export async function startServerProcess(
   t: { after(fn: () => Promise<void> | void): unknown },
   env: Record<string, string>,
-): Promise<{ base: string; output(): string }> {
+): Promise<{ base: string; pid: number; output(): string }> {
   let dataDir = env.DATA_DIR;
   if (!dataDir) {
     const made = mkdtempSync(join(tmpdir(), 'fetchdown-proc-'));
@@ -31,5 +31,5 @@ export async function startServerProcess(
     },
   });
   const [, base] = await waitForOutput(server, /Server listening at (http:\/\/127\.0\.0\.1:\d+)/);
-  return { base: base!, output: server.output };
+  return { base: base!, pid: server.child.pid!, output: server.output };
 }
