@@ -118,7 +118,7 @@ const readings = {
   ),
   extractionThreadsReady: summedGauge(
     'fetchdown_extraction_threads_ready',
-    'Extraction threads started and loaded, ready for a page (EXTRACT_WORKERS once the server has warmed them).',
+    'Extraction threads started and loaded, ready for a page (EXTRACT_WORKERS_WARM from start-up, the rest on use).',
   ),
   extractionThreadsStarted: summedGauge(
     'fetchdown_extraction_threads_started',
