@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { toValidationIssues } from '../contract/issues.js';
 import { AppError, ValidationError, renderError } from '../errors.js';
 import { acceptsMedia } from './accept.js';
-import { storeOutageOf } from '../operations/failure.js';
+import { storeOutageOf } from '../operations/store-outage.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

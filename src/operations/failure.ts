@@ -1,8 +1,7 @@
 // A failed agent operation as the HTTP API would answer it, local or remote, with a summary a model or a person can act
 // on: the MCP tools' error results and the CLI's error messages read the same. Kept apart from remote.ts so the
 // surfaces can tell the failures apart without loading the HTTP client.
-import { renderError, type AppError, type ValidationError } from '../errors.js';
-import { isStoreUnavailable, storeUnavailable } from '../store/unavailable.js';
+import { renderError, type ValidationError } from '../errors.js';
 
 /** The API answered with an error (or could not be reached): its status and body, to be shown unchanged. */
 export class RemoteApiError extends Error {
@@ -27,12 +26,4 @@ export function describeFailure(error: unknown): { status: number; body: Record<
     if (typeof body.retry_hint === 'string') summary += `\nNext step: ${body.retry_hint}`;
   }
   return { status, body, summary };
-}
-
-/**
- * An error that escaped as the database driver's own (a connection lost or refused) as what an outage of the account
- * store is everywhere else, 503 store_unavailable (src/store/outages.ts translates it where it can); else undefined.
- */
-export function storeOutageOf(error: unknown): AppError | undefined {
-  return isStoreUnavailable(error) ? storeUnavailable(error) : undefined;
 }

@@ -2,7 +2,6 @@
 // the contract's shapes; each operation meters its caller (src/operations/meter.ts).
 import type { Accounts } from '../accounts/index.js';
 import type { Billing } from '../billing/index.js';
-import type { Locate } from '../errors.js';
 import type { RateLimiter } from '../ratelimit/types.js';
 import type { Estimator } from '../services/estimate.js';
 import type { FetchService } from '../services/fetch-service.js';
@@ -10,13 +9,12 @@ import { checkReadiness } from '../services/readiness.js';
 import type { SearchService } from '../services/search.js';
 import { createAccountOperations } from './accounts.js';
 import { createBillingOperations } from './billing.js';
-import { fetchMany } from './fetch-many.js';
-import { createFetchOperations } from './fetching.js';
 import { createLimits, type LimitsConfig } from './limits.js';
-import { createMetering, type Caller, type HostMemo, type MeterFor } from './meter.js';
-import { createSearchOperations } from './searching.js';
+import { createMetering, type HostMemo } from './meter.js';
+import { createPipelineOperations } from './pipeline.js';
 
 export type { Caller } from './meter.js';
+export { createPipelineOperations } from './pipeline.js';
 
 export interface OperationsDeps {
   fetchService: FetchService;
@@ -34,21 +32,6 @@ export interface OperationsDeps {
   hostOf: HostMemo;
   /** Told about ledger writes that failed after the work was done (the caller still gets the result). */
   onLedgerError(error: unknown, context: string): void;
-}
-
-/** The operations of the fetch pipeline (fetch, batch, estimate, cache, search), each caller metered by `meterFor`. */
-export function createPipelineOperations(deps: {
-  fetchService: FetchService;
-  estimate: Estimator;
-  search: SearchService;
-  meterFor: MeterFor;
-}) {
-  return {
-    ...createFetchOperations(deps),
-    fetchMany: (caller: Caller, input: Parameters<typeof fetchMany>[2], locate: Locate) =>
-      fetchMany(deps.fetchService, deps.meterFor(caller), input, locate),
-    ...createSearchOperations(deps),
-  };
 }
 
 export function createOperations(deps: OperationsDeps) {

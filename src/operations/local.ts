@@ -4,7 +4,7 @@ import type { Estimator } from '../services/estimate.js';
 import type { FetchService } from '../services/fetch-service.js';
 import type { SearchService } from '../services/search.js';
 import { forCaller, type AgentOperations } from './agent.js';
-import { createPipelineOperations } from './index.js';
+import { createPipelineOperations } from './pipeline.js';
 import { meterLocal } from './meter.js';
 
 /**
