@@ -1,5 +1,6 @@
 // robots.txt (RFC 9309) for our product token, checked before any fetcher runs: fetched through the same SSRF-guarded
-// client with a short deadline, parsed by robots-parser, cached per origin. A refusal is 403 robots_disallowed.
+// client with a short deadline, parsed by robots-parser, cached per origin. A refusal is 403 robots_disallowed. A
+// crawl also reads the same record's Crawl-delay and Sitemap lines.
 import { LRUCache } from 'lru-cache';
 import robotsParserModule from 'robots-parser';
 import { readOrMiss, writeOrSkip } from '../cache/tolerant.js';
@@ -11,6 +12,8 @@ import { createSingleFlight } from '../util/single-flight.js';
 /** The part of robots-parser used here (its bundled typings declare an ambient module that NodeNext cannot call). */
 interface RobotsFile {
   isAllowed(url: string, userAgent?: string): boolean | undefined;
+  getCrawlDelay(userAgent?: string): number | undefined;
+  getSitemaps(): string[];
 }
 const robotsParser = robotsParserModule as unknown as (url: string, contents: string) => RobotsFile;
 
@@ -35,6 +38,16 @@ export interface RobotsPolicy {
    * be read).
    */
   check(url: URL, signal?: AbortSignal): Promise<FetchFailure | null>;
+  /**
+   * What a crawl of `origin` (or of any URL of it) should know: the Crawl-delay of our group (or of `*`), and the
+   * Sitemap lines as absolute http(s) URLs. A site without a readable robots.txt has neither.
+   */
+  crawlHints(origin: string, signal?: AbortSignal): Promise<CrawlHints>;
+}
+
+export interface CrawlHints {
+  crawlDelayMs: number | null;
+  sitemaps: string[];
 }
 
 export interface RobotsOptions {
@@ -43,6 +56,17 @@ export interface RobotsOptions {
   /** The product token rules are matched against (FetchdownBot). */
   token: string;
   timeoutMs?: number;
+}
+
+/** A Sitemap line (robots-parser keeps it as written) as an absolute http(s) URL without fragment, or null. */
+function sitemapUrl(value: string, origin: string): string | null {
+  try {
+    const url = new URL(value, origin);
+    url.hash = '';
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
 }
 
 function disallowed(url: URL, why: string): FetchFailure {
@@ -101,6 +125,19 @@ export function createRobotsPolicy(options: RobotsOptions): RobotsPolicy {
       return parse(url.origin, record.body).isAllowed(url.href, options.token) === false
         ? disallowed(url, `disallows ${options.token} from ${url.pathname}`)
         : null;
+    },
+
+    async crawlHints(href, signal) {
+      const origin = new URL(href).origin; // the key check() uses, whatever the caller passed
+      const record = await load(origin, signal);
+      if ('code' in record || record.kind !== 'file') return { crawlDelayMs: null, sitemaps: [] };
+      const robots = parse(origin, record.body);
+      const delay = robots.getCrawlDelay(options.token);
+      const sitemaps = robots.getSitemaps().flatMap((value) => sitemapUrl(value, origin) ?? []);
+      return {
+        crawlDelayMs: delay !== undefined && Number.isFinite(delay) && delay > 0 ? Math.round(delay * 1000) : null,
+        sitemaps: [...new Set(sitemaps)],
+      };
     },
   };
 }

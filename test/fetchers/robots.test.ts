@@ -111,3 +111,43 @@ describe('caching', () => {
     assert.equal(Math.round((entry.expiresAt - entry.storedAt) / 1000), ROBOTS_TTL_SECONDS);
   });
 });
+
+describe('crawl hints', () => {
+  test("our group's Crawl-delay in ms, the Sitemap lines absolute, from the cached record", async () => {
+    site.setRobots({
+      status: 200,
+      body: [
+        'User-agent: *',
+        'Crawl-delay: 10',
+        '',
+        'User-agent: FetchdownBot',
+        'Crawl-delay: 1.5',
+        'Disallow: /private',
+        '',
+        'SITEMAP: /sitemap_index.xml',
+        'Sitemap: https://cdn.example/sitemaps/news.xml.gz',
+        'Sitemap: mailto:someone@example.com',
+      ].join('\n'),
+    });
+    const before = site.hits('/robots.txt');
+    const robots = policy();
+    assert.equal((await robots.check(at('/private/x')))?.code, 'robots_disallowed');
+    assert.deepEqual(await robots.crawlHints(`${site.origin}/any/page`), {
+      crawlDelayMs: 1500,
+      sitemaps: [site.url('/sitemap_index.xml'), 'https://cdn.example/sitemaps/news.xml.gz'],
+    });
+    assert.equal(site.hits('/robots.txt') - before, 1);
+  });
+
+  test('without a group of ours, the * group gives the delay', async () => {
+    site.setRobots({ status: 200, body: 'User-agent: *\nCrawl-delay: 2\n' });
+    assert.deepEqual(await policy().crawlHints(site.origin), { crawlDelayMs: 2000, sitemaps: [] });
+  });
+
+  for (const status of [404, 500]) {
+    test(`${status}: no delay, no sitemaps`, async () => {
+      site.setRobots({ status, body: 'User-agent: *\nCrawl-delay: 5\nSitemap: /s.xml' });
+      assert.deepEqual(await policy().crawlHints(site.origin), { crawlDelayMs: null, sitemaps: [] });
+    });
+  }
+});
