@@ -1,5 +1,5 @@
 // Sitemaps (sitemaps.org): the page URLs a site lists, read as a stream of tags (htmlparser2's Parser fed chunk by
-// chunk, gzip inflated on the way), never as a document: a 50,000-URL sitemap costs the memory of one chunk.
+// chunk, gzip inflated on the way), never as a document: a 50,000-URL sitemap costs the memory of a few chunks.
 import { Readable, pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { Parser, type Handler } from 'htmlparser2';
@@ -15,7 +15,7 @@ export interface SitemapEntry {
 export const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
 /** The protocol's URLs are under 2,048 characters; a longer `<loc>` is dropped rather than kept growing. */
 const MAX_LOC_LENGTH = 4096;
-/** Sitemap indexes followed at most, by default: a site's own sitemaps, not a tree to walk without end. */
+/** Sitemaps (indexes included) fetched at most, by default: a site's own sitemaps, not a tree to walk without end. */
 const MAX_SITEMAPS = 50;
 /** As src/fetchers/robots.ts: RFC 9309 asks crawlers to read 500 KiB of a robots.txt, and what follows is ignored. */
 const ROBOTS_MAX_BYTES = 500 * 1024;
