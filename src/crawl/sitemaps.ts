@@ -12,7 +12,7 @@ export interface SitemapEntry {
 }
 
 /** The protocol's limit on a sitemap, uncompressed: past it a gzip bomb is assumed and the reading stops. */
-export const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
+const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
 /** The protocol's URLs are under 2,048 characters; a longer `<loc>` is dropped rather than kept growing. */
 const MAX_LOC_LENGTH = 4096;
 /** Sitemaps (indexes included) fetched at most, by default: a site's own sitemaps, not a tree to walk without end. */
