@@ -15,6 +15,7 @@ import { authRoutes } from './http/routes/auth.js';
 import { billingRoutes } from './http/routes/billing.js';
 import { cacheRoutes } from './http/routes/cache.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
+import { crawlRoutes } from './http/routes/crawl.js';
 import { estimateRoutes } from './http/routes/estimate.js';
 import { fetchRoutes } from './http/routes/fetch.js';
 import { healthRoutes } from './http/routes/health.js';
@@ -95,6 +96,7 @@ export async function buildApp(deps: ServerDeps): Promise<FastifyInstance> {
     await metered.register(estimateRoutes, { deps });
     await metered.register(cacheRoutes, { deps });
     await metered.register(searchRoutes, { deps });
+    await metered.register(crawlRoutes, { deps });
     await metered.register(mcpRoutes, { deps });
   });
   await app.register(accountRoutes, { deps });

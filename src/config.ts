@@ -120,6 +120,20 @@ export const ConfigSchema = Type.Object({
   TRUST_PROXY: Type.String({ default: 'loopback', minLength: 1 }),
   // GET /metrics (Prometheus): a bearer token scrapers send; unset, only callers on this machine may read it.
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  // Crawls (POST /crawl): jobs on BullMQ when CACHE_URL is Redis (API processes only queue; `fetchdown worker`
+  // processes read), else on a SQLite queue under DATA_DIR read by the server's own process.
+  // Pages one worker process reads at once.
+  CRAWL_CONCURRENCY: Int(4, 1, 256),
+  // Requests at once to one host, and the least time between two (robots.txt's Crawl-delay when longer), across
+  // every worker.
+  CRAWL_HOST_CONCURRENCY: Int(2, 1, 64),
+  CRAWL_HOST_DELAY_MS: Int(0, 0, 60000),
+  // How long a crawl and its pages are kept after it starts.
+  CRAWL_RETENTION_HOURS: Int(24, 1, 24 * 30),
+  // Characters of content one crawl may keep (its pages' results together); past it the crawl stops (byte_cap).
+  CRAWL_MAX_BYTES: Int(256 * 1024 * 1024, 1024),
+  // Query-string variants of one path a crawl reads (/search?q=1, ?q=2 …) before it calls the path a trap.
+  CRAWL_MAX_QUERY_VARIANTS: Int(50, 1, 100000),
   // On SIGTERM: how long requests in flight may take to finish before the process closes anyway.
   SHUTDOWN_GRACE_MS: Int(25000, 0, 600000),
 });

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { createAccountServices, type Clock } from './accounts/index.js';
 import { createBilling } from './billing/index.js';
 import type { Config } from './config.js';
+import { createCrawlBackend, redisOf } from './crawl/index.js';
 import type { AddressRules } from './net/guard.js';
 import { createOperations } from './operations/index.js';
 import { createPipeline } from './pipeline.js';
@@ -23,6 +24,13 @@ export function createDeps(config: Config, options: { clock?: Clock; addresses?:
     now: () => accountServices.accounts.clock.now(),
     planChanged: accountServices.accounts.planChanged,
   });
+  const crawl = createCrawlBackend(config, {
+    store: accountServices.store,
+    cache: pipeline.cache,
+    client: pipeline.client,
+    robots: pipeline.robots,
+    now: () => accountServices.accounts.clock.now(),
+  });
   const operations = createOperations({
     fetchService: pipeline.fetchService,
     estimate: pipeline.estimate,
@@ -35,7 +43,10 @@ export function createDeps(config: Config, options: { clock?: Clock; addresses?:
     publicBaseUrl: config.PUBLIC_BASE_URL,
     hostOf: pipeline.memos.hosts,
     onLedgerError: (error, context) => log.error({ err: error }, `ledger write failed while ${context}`),
+    crawl,
   });
+  // The embedded default reads its crawls in its own process; with Redis, `fetchdown worker` processes do.
+  if (!redisOf(config)) operations.workCrawls(config.CRAWL_CONCURRENCY);
   return {
     config,
     cache: pipeline.cache,
@@ -44,6 +55,7 @@ export function createDeps(config: Config, options: { clock?: Clock; addresses?:
     accounts: accountServices.accounts,
     warm: pipeline.warm,
     async close() {
+      await crawl.close();
       await Promise.allSettled([pipeline.close(), accountServices.close()]);
     },
   };

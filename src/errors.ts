@@ -28,6 +28,7 @@ export const ERROR_STATUS = {
   store_unavailable: 503,
   search_failed: 502,
   invalid_api_key: 401,
+  key_required: 401,
   invalid_session: 401,
   invalid_admin_token: 401,
   invalid_token: 400,

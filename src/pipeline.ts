@@ -68,6 +68,9 @@ export function createPipeline(config: Config, options: { clock?: Clock; address
   return {
     cache,
     memos,
+    /** The guarded HTTP client and robots.txt: a crawl's sitemaps and webhooks go through them. */
+    client,
+    robots: fetchers.robots,
     fetchService,
     estimate,
     search,

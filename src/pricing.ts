@@ -21,6 +21,8 @@ export type PricedRoute = keyof typeof ROUTE_MILLICREDITS;
 /** The spec's flat rates ($0.0002 per estimate, $0.0001 per cache hit), as millicredits. */
 export const ESTIMATE_MILLICREDITS = 200;
 export const CACHE_HIT_MILLICREDITS = 100;
+/** POST /map: one credit, as a page, whatever the number of URLs it lists (Firecrawl's map is one credit too). */
+export const MAP_MILLICREDITS = 1000;
 
 /** A search with up to this many fetched results costs the flat search price. */
 export const SEARCH_INCLUDED_RESULTS = 3;

@@ -130,6 +130,8 @@ export function createAccounts(deps: {
       await keys.forgetKeysOf(accountId);
     },
     credits,
+    /** An account by id: a crawl's worker reads its owner's plan before each page. */
+    accountById: (id: number) => store.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst(),
     /** The public view of an account (/account/me, /auth/whoami). */
     async describeAccount(account: Account) {
       const { balanceMillis } = await credits.view(account.id);

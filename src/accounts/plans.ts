@@ -14,6 +14,8 @@ export interface PlanRules {
   countsFetches: boolean;
   /** Requests per rate-limit window per key; 0 means unlimited. */
   requestsPerWindow: number;
+  /** The most pages one crawl may read (POST /crawl's limit). */
+  crawlPages: number;
 }
 
 export type PlanTable = Readonly<Record<PlanKey, PlanRules>>;
@@ -31,15 +33,17 @@ type PlanConfig = Pick<
 >;
 
 export function planTable(config: PlanConfig): PlanTable {
-  const rules = (credits: number, requestsPerWindow: number, countsFetches = false) => ({
+  const rules = (credits: number, requestsPerWindow: number, crawlPages: number, countsFetches = false) => ({
     monthlyMillis: credits * MILLICREDITS_PER_CREDIT,
     countsFetches,
     requestsPerWindow,
+    crawlPages,
   });
+  // Crawl sizes: 10,000 pages on every plan (the floor), more on the larger plans.
   return Object.freeze({
-    free: rules(config.FREE_MONTHLY_CREDITS, config.RATE_LIMIT_FREE, true),
-    starter: rules(config.STARTER_MONTHLY_CREDITS, config.RATE_LIMIT_STARTER),
-    pro: rules(config.PRO_MONTHLY_CREDITS, config.RATE_LIMIT_PRO),
-    scale: rules(config.SCALE_MONTHLY_CREDITS, config.RATE_LIMIT_SCALE),
+    free: rules(config.FREE_MONTHLY_CREDITS, config.RATE_LIMIT_FREE, 10_000, true),
+    starter: rules(config.STARTER_MONTHLY_CREDITS, config.RATE_LIMIT_STARTER, 10_000),
+    pro: rules(config.PRO_MONTHLY_CREDITS, config.RATE_LIMIT_PRO, 50_000),
+    scale: rules(config.SCALE_MONTHLY_CREDITS, config.RATE_LIMIT_SCALE, 100_000),
   });
 }

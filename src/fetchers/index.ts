@@ -43,6 +43,7 @@ export function createFetchers(config: Config, deps: { client: SafeClient; cache
     nice: config.EXTRACT_WORKER_NICE,
     pdfMaxPages: config.PDF_MAX_PAGES,
   });
+  const robots = config.ROBOTS_TXT === 'ignore' ? null : createRobotsPolicy({ client, cache, token: BOT_TOKEN });
   const router = createRouter({
     client,
     policy,
@@ -66,12 +67,14 @@ export function createFetchers(config: Config, deps: { client: SafeClient; cache
         convert: conversions.reader,
       }),
     },
-    robots: config.ROBOTS_TXT === 'ignore' ? null : createRobotsPolicy({ client, cache, token: BOT_TOKEN }),
+    robots,
   });
   const untrack = trackBrowserPool(pool);
   const untrackConversions = trackExtraction(conversions);
   return {
     router,
+    /** robots.txt per origin (null when ROBOTS_TXT=ignore): crawls read its Crawl-delay and Sitemap lines too. */
+    robots,
     browserPool: pool,
     conversions,
     close: async () => {

@@ -3,7 +3,7 @@
 import type { Dispatcher } from 'undici';
 import type { FetchFailure } from '../errors.js';
 import { failureFromError } from './failures.js';
-import { createAddressPolicy, type ResolveHost } from './guard.js';
+import { createAddressPolicy, ipLiteralOf, type ResolveHost } from './guard.js';
 import { createGuardedAgent } from './guarded-agent.js';
 import { parseEncodings, readBody, type ReadBody } from './read-body.js';
 import { retryResetOnce } from './reset-retry.js';
@@ -36,7 +36,9 @@ export interface HttpResponse {
 export type HttpOutcome = { ok: true; response: HttpResponse } | { ok: false; failure: FetchFailure };
 
 export interface RequestOptions {
-  method?: 'GET' | 'HEAD';
+  /** POST (a webhook delivery) sends `body` and follows no redirect: its answer is the receiver's. */
+  method?: 'GET' | 'HEAD' | 'POST';
+  body?: string;
   headers?: Record<string, string>;
   signal?: AbortSignal;
   maxBytes?: number;
@@ -46,6 +48,8 @@ export interface RequestOptions {
 
 export interface SafeClient {
   request(url: URL, opts?: RequestOptions): Promise<HttpOutcome>;
+  /** Null when the guard lets `url` be requested now (its scheme, and every address its name has); else why not. */
+  check(url: URL): Promise<FetchFailure | null>;
   close(): Promise<void>;
 }
 
@@ -85,7 +89,7 @@ export function createSafeClient(opts: SafeClientOptions): SafeClient {
     const deadline = AbortSignal.timeout(opts.timeoutMs);
     const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
     const maxBytes = options.maxBytes ?? opts.maxBytes;
-    // Only GET and HEAD are ever sent, so every redirect (303 included) keeps the method.
+    // GET and HEAD keep their method through every redirect (303 included); a POST follows none.
     const method = options.method ?? 'GET';
     let headers: Record<string, string> = {
       'user-agent': opts.userAgent,
@@ -103,9 +107,10 @@ export function createSafeClient(opts: SafeClientOptions): SafeClient {
           method,
           headers,
           signal,
+          body: options.body,
         });
         const location = response.headers.location;
-        if (REDIRECT_STATUSES.has(response.statusCode) && typeof location === 'string') {
+        if (method !== 'POST' && REDIRECT_STATUSES.has(response.statusCode) && typeof location === 'string') {
           await response.body.dump();
           if (redirects === opts.maxRedirects) {
             return {
@@ -181,5 +186,13 @@ export function createSafeClient(opts: SafeClientOptions): SafeClient {
     }
   }
 
-  return { request, close: async () => void (await Promise.all([pooled.close(), fresh.close()])) };
+  async function check(url: URL): Promise<FetchFailure | null> {
+    const refused = policy.checkUrl(url);
+    if (refused || ipLiteralOf(url) !== null) return refused;
+    return new Promise((resolve) =>
+      policy.lookup(url.hostname, { all: true }, (error) => resolve(error ? failureFromError(error, url) : null)),
+    );
+  }
+
+  return { request, check, close: async () => void (await Promise.all([pooled.close(), fresh.close()])) };
 }

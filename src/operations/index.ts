@@ -3,6 +3,7 @@
 import type { Accounts } from '../accounts/index.js';
 import type { Billing } from '../billing/index.js';
 import type { RateLimiter } from '../ratelimit/types.js';
+import type { PlanKey } from '../store/types.js';
 import type { Estimator } from '../services/estimate.js';
 import type { FetchService } from '../services/fetch-service.js';
 import { checkReadiness } from '../services/readiness.js';
@@ -12,6 +13,8 @@ import { createBillingOperations } from './billing.js';
 import { createLimits, type LimitsConfig } from './limits.js';
 import { createMetering, type HostMemo } from './meter.js';
 import { createPipelineOperations } from './pipeline.js';
+import { createCrawlOperations } from './crawling.js';
+import { createCrawlWorker, type CrawlWorkerDeps } from './crawl-worker.js';
 
 export type { Caller } from './meter.js';
 export { createPipelineOperations } from './pipeline.js';
@@ -32,6 +35,8 @@ export interface OperationsDeps {
   hostOf: HostMemo;
   /** Told about ledger writes that failed after the work was done (the caller still gets the result). */
   onLedgerError(error: unknown, context: string): void;
+  /** Crawls' state, queue, host gate, and what their pages are read and kept with. */
+  crawl: Omit<CrawlWorkerDeps, 'fetchService' | 'meterFor' | 'accounts'>;
 }
 
 export function createOperations(deps: OperationsDeps) {
@@ -42,8 +47,29 @@ export function createOperations(deps: OperationsDeps) {
     hostOf: deps.hostOf,
     onError: deps.onLedgerError,
   });
+  const crawlWorker = createCrawlWorker({
+    ...deps.crawl,
+    fetchService: deps.fetchService,
+    meterFor,
+    accounts: deps.accounts,
+  });
   return {
     ...createPipelineOperations({ ...deps, meterFor }),
+    crawling: createCrawlOperations({
+      crawls: deps.crawl.crawls,
+      worker: crawlWorker,
+      cache: deps.crawl.cache,
+      client: deps.crawl.client,
+      robots: deps.crawl.robots,
+      fetchService: deps.fetchService,
+      meterFor,
+      publicBaseUrl: deps.publicBaseUrl,
+      maxPages: (plan) => deps.accounts.plans[plan as PlanKey].crawlPages,
+      retentionMs: deps.crawl.settings.retentionMs,
+      now: deps.crawl.now,
+    }),
+    /** Reads crawls' jobs in this process: the embedded server, or `fetchdown worker`. */
+    workCrawls: (concurrency: number) => deps.crawl.queue.work((job) => crawlWorker.handle(job), concurrency),
     accounts: createAccountOperations({ accounts: deps.accounts }),
     billing: createBillingOperations({ billing: deps.billing }),
     /** Whether this process can serve: each probe answers within its deadline. */

@@ -10,6 +10,7 @@ import type { FetcherChoice, FetcherName } from '../fetchers/types.js';
 import {
   CACHE_HIT_MILLICREDITS,
   ESTIMATE_MILLICREDITS,
+  MAP_MILLICREDITS,
   MILLICREDITS_PER_CREDIT,
   ROUTE_MILLICREDITS,
   fetchMillicredits,
@@ -58,13 +59,15 @@ export interface Meter {
    * `pay` before the router runs a dearer one) and settles to the price of what was delivered.
    */
   fetch(
-    operation: 'fetch' | 'batch',
+    operation: 'fetch' | 'batch' | 'crawl',
     url: string,
     fetcher: FetcherChoice,
     work: (pay?: Pay) => Promise<FetchResult>,
     fromCache?: () => Promise<boolean>,
   ): Promise<FetchResult>;
   estimate<T>(url: string, work: () => Promise<T>): Promise<T>;
+  /** A site's map: the flat map price, whatever it found. */
+  map<T extends { credits: number }>(url: string, work: () => Promise<T>): Promise<T>;
   /** A search holds the most it can cost for `numResults` and settles to the price of the results it fetched. */
   search<T extends SearchPriced>(numResults: number, work: () => Promise<T>): Promise<T>;
   /** 402 unless the caller could pay `price` now (a batch checks one page before it starts; a 402 is a batch row). */
@@ -194,6 +197,17 @@ function withOperations(run: Run, requireCredit: Meter['requireCredit']): Meter 
           url,
           reserve: priceOf(ESTIMATE_MILLICREDITS),
           price: () => ({ price: priceOf(ESTIMATE_MILLICREDITS) }),
+        },
+        work,
+      ),
+    map: (url, work) =>
+      run(
+        {
+          operation: 'map',
+          url,
+          reserve: priceOf(MAP_MILLICREDITS),
+          price: () => ({ price: priceOf(MAP_MILLICREDITS) }),
+          charged: withCredits,
         },
         work,
       ),

@@ -1,6 +1,8 @@
 // The fetch use case: which way a request is answered, and what those ways share. A request with include or exclude
 // is a selection (page-selection.ts); one with a cursor reads on in its cached copy (continuation.ts); a fresh enough
 // cached copy answers from the cache (cache-hit.ts); anything else is fetched now (fresh-fetch.ts).
+import { brotliDecompressSync } from 'node:zlib';
+import { readOrMiss } from '../cache/tolerant.js';
 import type { Cache, CacheHit } from '../cache/types.js';
 import type { Config } from '../config.js';
 import type { FetchResult, Format } from '../contract/fetch.js';
@@ -18,6 +20,7 @@ import { continueReading } from './continuation.js';
 import { createFreshFetch } from './fresh-fetch.js';
 import { isStale, needCache, pageCacheKey, parseTargetUrl, readCopy, type PageKeyMemo } from './page-cache.js';
 import { checkSelection, fetchSelection } from './page-selection.js';
+import { sourceKey, storedHtmlBytes, type StoredHtml } from './page-source.js';
 import { renderResult, type RequestShape, type StoredPage } from './render.js';
 
 /** One URL to answer. A 422 names the field of the contract's fetch request it is about (`url`, `max_tokens`…). */
@@ -113,6 +116,12 @@ export function createFetchService(deps: {
 
     /** The cached copy for /estimate: none when the cache cannot be reached, which only makes the estimate a guess. */
     lookupCached: (url: URL): Promise<CacheHit<StoredPage> | null> => readCopy(cache, pageCacheKey(url)),
+
+    /** The HTML a page read through fetchOne came from (a crawl follows its links), or null (a PDF, none kept). */
+    async pageHtml(url: string): Promise<string | null> {
+      const source = await readOrMiss<StoredHtml>(cache, sourceKey(memos.pageKeys.of(url, 'auto').key));
+      return source ? brotliDecompressSync(storedHtmlBytes(source.value)).toString('utf8') : null;
+    },
 
     cacheStatus: (rawUrl: string) => cacheStatus(cache, rawUrl),
     deleteCached: (rawUrl: string) => deleteCached(cache, rawUrl),

@@ -131,6 +131,48 @@ export interface BillingCheckoutsTable {
 }
 
 /** Metered requests served without a key this month, per client address (SHA-256 of it, never the address). */
+/** A crawl (migrations/0006-crawls.ts): options and webhook as JSON, counts kept as its pages finish. */
+export interface CrawlsTable {
+  id: string;
+  account_id: number;
+  key_id: number | null;
+  url: string;
+  options: string;
+  webhook: string | null;
+  status: string;
+  stop_reason: string | null;
+  error: string | null;
+  page_limit: number;
+  discovered: Generated<number>;
+  fetched: Generated<number>;
+  failed: Generated<number>;
+  skipped_robots: Generated<number>;
+  blocked: Generated<number>;
+  /** Pages finished either way: the last `seq` given. */
+  finished: Generated<number>;
+  credits_millis: Generated<number>;
+  bytes: Generated<number>;
+  created_at: number;
+  finished_at: number | null;
+  expires_at: number;
+}
+
+/** One normalised URL of a crawl: queued, claimed (reading, until claimed_until), done, failed or skipped. */
+export interface CrawlPagesTable {
+  crawl_id: string;
+  url: string;
+  depth: number;
+  state: string;
+  claimed_until: number | null;
+  /** Order of finishing, for the pages' cursor. */
+  seq: number | null;
+  code: string | null;
+  status: number | null;
+  detail: string | null;
+  /** Where the page's result is in the cache. */
+  result_key: string | null;
+}
+
 export interface AnonymousUsageTable {
   client_hash: string;
   period: string;
@@ -166,6 +208,8 @@ export interface Database {
   billing_checkouts: BillingCheckoutsTable;
   credit_leases: CreditLeasesTable;
   anonymous_usage: AnonymousUsageTable;
+  crawls: CrawlsTable;
+  crawl_pages: CrawlPagesTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -34,6 +34,7 @@ function cannedClient(status: number, body: string, headers: Record<string, stri
         },
       };
     },
+    check: async () => null,
     close: async () => undefined,
   };
   return { client, requests: () => requests };

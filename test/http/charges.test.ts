@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { browserSkip, CHROMIUM_PATH } from '../fetchers/chromium.js';
+import { requestServed } from '../helpers/busy.js';
 import { signUp, withKey, setPlan } from '../helpers/accounts.js';
 import { databaseEnv, DATABASES } from '../helpers/databases.js';
 import {
@@ -195,7 +196,7 @@ for (const backend of DATABASES) {
       const { apiKey } = await signUp(api);
       const run = `${backend.name}-free-mix-${process.pid}-${n++}`;
       const pdf = site.url(`/report.pdf?run=${run}`);
-      const fetched = await api.request('POST', '/fetch', { url: pdf, fetcher: 'pdf' }, withKey(apiKey));
+      const fetched = await requestServed(api, 'POST', '/fetch', { url: pdf, fetcher: 'pdf' }, withKey(apiKey));
       assert.equal(fetched.body.credits, 1, fetched.text);
       const hit = await api.request('POST', '/fetch', { url: pdf, fetcher: 'pdf' }, withKey(apiKey));
       assert.equal(hit.body.cache.hit, true);

@@ -13,6 +13,7 @@ import { buildIfStale } from '../helpers/build.js';
 import { startServerProcess } from '../helpers/server-process.js';
 
 const WINDOW_MS = 15_000;
+const WINDOWS = 4;
 /** The window opens this long after the server listens at the earliest: past V8's collections of start-up garbage. */
 const SETTLED_MS = 40_000;
 /** Bounds far above an idle server's (~0.2 wakeups and ~0.1 ms of CPU a second) and far below the 10 ms monitor's. */
@@ -41,14 +42,20 @@ test('an idle server is not woken by timers, spends no CPU to speak of and has s
   assert.equal((await fetch(`${server.base}/no-such-page`)).status, 404);
   await sleep(Math.max(2 * EVENT_LOOP_IDLE_MS + 1000, listening + SETTLED_MS - performance.now()));
 
-  const before = readings(server.pid);
-  await sleep(WINDOW_MS);
-  const after = readings(server.pid);
-  const seconds = (after.at - before.at) / 1000;
-  const wakeups = (after.wakeups - before.wakeups) / seconds;
-  const cpu = (after.cpuMs - before.cpuMs) / seconds;
-  assert.ok(wakeups <= MAX_WAKEUPS_PER_SECOND, `${wakeups.toFixed(1)} wakeups a second over ${seconds.toFixed(1)} s`);
-  assert.ok(cpu <= MAX_CPU_MS_PER_SECOND, `${cpu.toFixed(2)} ms of CPU a second over ${seconds.toFixed(1)} s`);
+  // Windows until one is quiet, at most WINDOWS: a timer that wakes the server shows in every window, while a loaded
+  // machine may stretch start-up's one-time collections past SETTLED_MS (the suite beside a CPU hog, issue 32).
+  let verdict = '';
+  for (let window = 1; window <= WINDOWS; window++) {
+    const before = readings(server.pid);
+    await sleep(WINDOW_MS);
+    const after = readings(server.pid);
+    const seconds = (after.at - before.at) / 1000;
+    const wakeups = (after.wakeups - before.wakeups) / seconds;
+    const cpu = (after.cpuMs - before.cpuMs) / seconds;
+    verdict = `${wakeups.toFixed(1)} wakeups and ${cpu.toFixed(2)} ms of CPU a second over ${seconds.toFixed(1)} s`;
+    if (wakeups <= MAX_WAKEUPS_PER_SECOND && cpu <= MAX_CPU_MS_PER_SECOND) break;
+    assert.ok(window < WINDOWS, `every one of ${WINDOWS} windows was busy; the last: ${verdict}`);
+  }
 
   // A scrape is a probe: it reads the gauges without starting anything.
   const metrics = await (await fetch(`${server.base}/metrics`)).text();

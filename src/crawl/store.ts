@@ -1,0 +1,260 @@
+// A crawl's state in the account store: the crawl's row (options, status, counts) and a row per normalised URL. The
+// rows, not the job engine, say what is done: a page is claimed before it is read and finished once, so a job run
+// twice (a stalled job handed to another worker, a restart) neither reads a page into the results twice nor bills it
+// twice. Counts move in the same statement as the page's state.
+import { randomBytes } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { Store } from '../store/db.js';
+import type { Database } from '../store/types.js';
+
+export type CrawlRow = Awaited<ReturnType<typeof getRow>>;
+export type FinishedState = 'done' | 'failed' | 'skipped_robots' | 'blocked' | 'skipped';
+/** The counter each finished state moves ('skipped': a page left unread once the crawl stopped). */
+const COUNTER = {
+  done: 'fetched',
+  failed: 'failed',
+  skipped_robots: 'skipped_robots',
+  blocked: 'blocked',
+  skipped: null,
+} as const;
+
+async function getRow(db: Kysely<Database>, id: string) {
+  return db.selectFrom('crawls').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export interface NewCrawl {
+  accountId: number;
+  keyId: number | null;
+  url: string;
+  options: object;
+  webhook: object | null;
+  pageLimit: number;
+  now: number;
+  retentionMs: number;
+}
+
+export function createCrawlStore(store: Store) {
+  const { db } = store;
+  return {
+    async create(crawl: NewCrawl): Promise<string> {
+      const id = `cr_${randomBytes(12).toString('hex')}`;
+      await db
+        .insertInto('crawls')
+        .values({
+          id,
+          account_id: crawl.accountId,
+          key_id: crawl.keyId,
+          url: crawl.url,
+          options: JSON.stringify(crawl.options),
+          webhook: crawl.webhook ? JSON.stringify(crawl.webhook) : null,
+          status: 'queued',
+          stop_reason: null,
+          error: null,
+          page_limit: crawl.pageLimit,
+          created_at: crawl.now,
+          finished_at: null,
+          expires_at: crawl.now + crawl.retentionMs,
+        })
+        .execute();
+      return id;
+    },
+
+    get: (id: string) => getRow(db, id),
+
+    /** The account's crawls, newest first. */
+    list: (accountId: number, limit: number) =>
+      db
+        .selectFrom('crawls')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('created_at', 'desc')
+        .limit(limit)
+        .execute(),
+
+    /** Moves a crawl from one status to another; false when it was not in `from` (another worker moved it first). */
+    async setStatus(
+      id: string,
+      from: readonly string[],
+      to: string,
+      details: { stopReason?: string; error?: string; now?: number } = {},
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('crawls')
+        .set({
+          status: to,
+          ...(details.stopReason ? { stop_reason: details.stopReason } : {}),
+          ...(details.error ? { error: details.error } : {}),
+          ...(details.now ? { finished_at: details.now } : {}),
+        })
+        .where('id', '=', id)
+        .where('status', 'in', from)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /**
+     * Adds the URLs the crawl has not seen, while it has room under its page limit; says which were added (to queue
+     * as jobs) and whether the limit turned some away.
+     */
+    async addPages(id: string, pages: readonly { url: string; depth: number }[]) {
+      if (pages.length === 0) return { added: [] as { url: string; depth: number }[], full: false };
+      return store.transaction(async (trx) => {
+        const crawl = await trx
+          .selectFrom('crawls')
+          .select(['discovered', 'page_limit'])
+          .where('id', '=', id)
+          .$if(store.dialect === 'postgres', (q) => q.forUpdate())
+          .executeTakeFirstOrThrow();
+        const room = crawl.page_limit - crawl.discovered;
+        const seen = new Set(
+          (
+            await trx
+              .selectFrom('crawl_pages')
+              .select('url')
+              .where('crawl_id', '=', id)
+              .where(
+                'url',
+                'in',
+                pages.map((page) => page.url),
+              )
+              .execute()
+          ).map((row) => row.url),
+        );
+        const fresh = [...new Map(pages.filter((page) => !seen.has(page.url)).map((p) => [p.url, p])).values()];
+        const added = fresh.slice(0, Math.max(0, room));
+        if (added.length > 0) {
+          await trx
+            .insertInto('crawl_pages')
+            .values(added.map((page) => ({ crawl_id: id, url: page.url, depth: page.depth, state: 'queued' })))
+            .execute();
+          await trx
+            .updateTable('crawls')
+            .set({ discovered: sql`discovered + ${added.length}` })
+            .where('id', '=', id)
+            .execute();
+        }
+        return { added, full: added.length < fresh.length };
+      });
+    },
+
+    /**
+     * Claims a queued page (or one whose claim ran out: its worker died) until `until`; the page and its depth when
+     * claimed, else what stops it (already finished, or claimed by a live worker until when).
+     */
+    async claim(id: string, url: string, now: number, until: number) {
+      const claimed = await db
+        .updateTable('crawl_pages')
+        .set({ state: 'claimed', claimed_until: until })
+        .where('crawl_id', '=', id)
+        .where('url', '=', url)
+        .where((eb) =>
+          eb.or([eb('state', '=', 'queued'), eb.and([eb('state', '=', 'claimed'), eb('claimed_until', '<', now)])]),
+        )
+        .returning(['depth'])
+        .executeTakeFirst();
+      if (claimed) return { claimed: true as const, depth: claimed.depth };
+      const row = await db
+        .selectFrom('crawl_pages')
+        .select(['state', 'claimed_until'])
+        .where('crawl_id', '=', id)
+        .where('url', '=', url)
+        .executeTakeFirst();
+      return { claimed: false as const, busyUntil: row?.state === 'claimed' ? row.claimed_until : null };
+    },
+
+    /** Gives a claimed page back to the queue (its host was busy). */
+    async unclaim(id: string, url: string) {
+      await db
+        .updateTable('crawl_pages')
+        .set({ state: 'queued', claimed_until: null })
+        .where('crawl_id', '=', id)
+        .where('url', '=', url)
+        .where('state', '=', 'claimed')
+        .execute();
+    },
+
+    /** Finishes a claimed page once, with its counter, credits and bytes; false if it was finished already. */
+    async finish(
+      id: string,
+      url: string,
+      state: FinishedState,
+      details: { code?: string; status?: number; detail?: string; resultKey?: string; millis?: number; bytes?: number },
+    ): Promise<boolean> {
+      return store.transaction(async (trx) => {
+        const crawl = await trx
+          .selectFrom('crawls')
+          .select('finished')
+          .where('id', '=', id)
+          .$if(store.dialect === 'postgres', (q) => q.forUpdate())
+          .executeTakeFirstOrThrow();
+        const page = await trx
+          .updateTable('crawl_pages')
+          .set({
+            state,
+            claimed_until: null,
+            seq: crawl.finished + 1,
+            code: details.code ?? null,
+            status: details.status ?? null,
+            detail: details.detail ?? null,
+            result_key: details.resultKey ?? null,
+          })
+          .where('crawl_id', '=', id)
+          .where('url', '=', url)
+          .where('state', 'in', ['queued', 'claimed'])
+          .executeTakeFirst();
+        if (Number(page.numUpdatedRows) === 0) return false;
+        const counter = COUNTER[state];
+        await trx
+          .updateTable('crawls')
+          .set({
+            finished: sql`finished + 1`,
+            credits_millis: sql`credits_millis + ${details.millis ?? 0}`,
+            bytes: sql`bytes + ${details.bytes ?? 0}`,
+            ...(counter ? { [counter]: sql`${sql.ref(counter)} + 1` } : {}),
+          })
+          .where('id', '=', id)
+          .execute();
+        return true;
+      });
+    },
+
+    /** Pages not yet finished: the crawl is over when none are left. */
+    async unfinished(id: string): Promise<number> {
+      const row = await db
+        .selectFrom('crawl_pages')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('crawl_id', '=', id)
+        .where('state', 'in', ['queued', 'claimed'])
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
+    /** Finished pages of `states` after `afterSeq`, in the order they finished. */
+    pagesAfter: (id: string, states: readonly FinishedState[], afterSeq: number, limit: number) =>
+      db
+        .selectFrom('crawl_pages')
+        .select(['url', 'seq', 'code', 'status', 'detail', 'result_key'])
+        .where('crawl_id', '=', id)
+        .where('state', 'in', states)
+        .where('seq', '>', afterSeq)
+        .orderBy('seq')
+        .limit(limit)
+        .execute(),
+
+    /** Deletes crawls past their retention with their pages; says which, so their results go from the cache too. */
+    async expire(now: number): Promise<string[]> {
+      const gone = (await db.selectFrom('crawls').select('id').where('expires_at', '<', now).limit(100).execute()).map(
+        (row) => row.id,
+      );
+      if (gone.length === 0) return gone;
+      await db.deleteFrom('crawl_pages').where('crawl_id', 'in', gone).execute();
+      await db.deleteFrom('crawls').where('id', 'in', gone).execute();
+      return gone;
+    },
+
+    /** Crawls that were running when this process (the embedded one) stopped. */
+    unfinishedCrawls: () => db.selectFrom('crawls').select('id').where('status', 'in', ['queued', 'running']).execute(),
+  };
+}
+
+export type CrawlStore = ReturnType<typeof createCrawlStore>;

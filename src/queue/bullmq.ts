@@ -1,0 +1,56 @@
+// The production job engine: BullMQ on the Redis production already has. Any number of `fetchdown worker` processes
+// on any number of machines take jobs; a worker that dies leaves its jobs locked until BullMQ's stalled-job check
+// gives them to another (lockDuration below).
+import { Queue, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { JobOutcome, JobQueue, QueuedJob } from './types.js';
+
+const QUEUE = 'fetchdown-crawl';
+/** A job not renewed for this long is stalled (its worker died) and runs again elsewhere. */
+const LOCK_MS = 30_000;
+
+export function createBullQueue(url: string): JobQueue {
+  // BullMQ's blocking commands need a connection that never gives up on a request (maxRetriesPerRequest: null).
+  const connection = () => new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+  const producer = connection();
+  const queue = new Queue(QUEUE, {
+    connection: producer,
+    defaultJobOptions: { removeOnComplete: true, removeOnFail: 1000 },
+  });
+  const workers: Worker[] = [];
+
+  const toBull = (job: QueuedJob) => ({
+    name: job.name,
+    data: job.data,
+    opts: { ...(job.id ? { jobId: job.id } : {}), ...(job.delayMs ? { delay: job.delayMs } : {}) },
+  });
+
+  return {
+    async add(jobs) {
+      if (jobs.length > 0) await queue.addBulk(jobs.map(toBull));
+    },
+    work(handler, concurrency) {
+      const worker = new Worker(
+        QUEUE,
+        async (job: Job) => {
+          const outcome: JobOutcome = await handler({ name: job.name, data: job.data as Record<string, unknown> });
+          // Again later: a new job (its id freed once this one completes), so the engine's own retries stay for faults.
+          if (outcome) await queue.add(job.name, job.data, { delay: outcome.laterMs });
+        },
+        { connection: connection(), concurrency, lockDuration: LOCK_MS, stalledInterval: LOCK_MS },
+      );
+      // A job that threw is kept failed (removeOnFail) for the operator; the worker goes on.
+      worker.on('error', () => undefined);
+      workers.push(worker);
+    },
+    async pending() {
+      const counts = await queue.getJobCounts('waiting', 'delayed', 'active');
+      return (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.active ?? 0);
+    },
+    async close() {
+      await Promise.all(workers.map((worker) => worker.close()));
+      await queue.close();
+      producer.disconnect();
+    },
+  };
+}
