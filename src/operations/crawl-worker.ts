@@ -245,9 +245,7 @@ export function createCrawlWorker(deps: CrawlWorkerDeps) {
     if (await deliver(deps.client, delivery, deps.now() / 1000)) return;
     if (delivery.attempt >= WEBHOOK_ATTEMPTS) return;
     const retry = { ...delivery, attempt: delivery.attempt + 1 };
-    await queue.add([
-      { name: 'webhook', data: retry, delayMs: backoffMs(delivery.attempt) },
-    ]);
+    await queue.add([{ name: 'webhook', data: retry, delayMs: backoffMs(delivery.attempt) }]);
   }
 
   return {
