@@ -17,6 +17,10 @@ export function createBullQueue(url: string): JobQueue {
     connection: producer,
     defaultJobOptions: { removeOnComplete: true, removeOnFail: 1000 },
   });
+  // Redis away (an outage, a restart): adds fail to their callers; an 'error' event without a listener would end the
+  // process.
+  queue.on('error', () => undefined);
+  producer.on('error', () => undefined);
   const workers: Worker[] = [];
 
   const toBull = (job: QueuedJob) => ({
