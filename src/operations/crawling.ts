@@ -123,6 +123,8 @@ export function createCrawlOperations(deps: CrawlingDeps) {
     });
     // A crawl starts only for an account that could pay its first page now.
     await deps.meterFor(caller).requireCredit({ millis: 100, fetchMillis: 100 });
+    // Crawls past their retention go as new ones come (their results leave the cache by their own TTL).
+    await crawls.expire(deps.now());
     const secret = webhook?.secret ?? `whsec_${randomBytes(24).toString('hex')}`;
     const id = await crawls.create({
       accountId: account.id,

@@ -141,3 +141,40 @@ test('webhooks are signed, carry an event id, and are retried', async () => {
   assert.ok(retried.length >= 2, 'the refused event came again with the same id');
   assert.equal((first.json as { crawl_id: string }).crawl_id, crawl.id);
 });
+
+test('a crawl and its pages go once their retention has passed (an injected clock)', async (t) => {
+  let now = Date.now();
+  const app = await buildTestApp(
+    t,
+    { CRAWL_RETENTION_HOURS: '24' },
+    { clock: { now: () => now }, addresses: { resolveHost: createTestDns(CRAWL_SITE_RECORDS) } },
+  );
+  const { apiKey } = await signUp(app);
+  const start = async () => {
+    const res = await app.request(
+      'POST',
+      '/crawl',
+      { url: `${site.origin()}/docs/1`, limit: 1, sitemap: 'skip' },
+      withKey(apiKey),
+    );
+    assert.equal(res.status, 202, res.text);
+    return res.body.id as string;
+  };
+  const first = await start();
+  for (;;) {
+    const status = await app.request('GET', `/crawl/${first}`, undefined, withKey(apiKey));
+    assert.equal(status.status, 200);
+    if (status.body.status === 'completed') break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  now += 23 * 3_600_000;
+  await start();
+  assert.equal((await app.request('GET', `/crawl/${first}`, undefined, withKey(apiKey))).status, 200, 'kept 23 h');
+  now += 2 * 3_600_000;
+  await start();
+  assert.equal(
+    (await app.request('GET', `/crawl/${first}`, undefined, withKey(apiKey))).status,
+    404,
+    'gone after 24 h',
+  );
+});
