@@ -37,6 +37,11 @@ export interface CrawlSiteOptions {
   slowHostDelayMs?: number;
   /** The `Crawl-delay` of robots.txt on site.test and slow.site.test, in seconds (0). */
   crawlDelaySeconds?: number;
+  /**
+   * The name site.test answers to and links under (site.test): the benchmark's worker processes resolve names with
+   * the system's resolver, so it serves the documentation as `localhost`.
+   */
+  siteName?: string;
 }
 
 export interface CrawlSite {
@@ -176,17 +181,18 @@ export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<Cr
     delayMs: 0,
     slowHostDelayMs: 200,
     crawlDelaySeconds: 0,
+    siteName: 'site.test',
     ...options,
   };
   const counters = createCrawlSiteCounters();
   let port = 0;
-  const origin = (host: string) => `http://${host}:${port}`;
+  const origin = (host: string) => `http://${host === 'site.test' ? site.siteName : host}:${port}`;
   const answerers = createAnswerers(site, origin);
 
   const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://crawl-site.invalid');
     const name = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
-    const host = hostOf(req, name);
+    const host = hostOf(req, name === site.siteName ? 'site.test' : name);
     const outside = host === undefined || host === 'private.test' || host === 'other.test';
     const done = counters.arrive({
       host: name,
