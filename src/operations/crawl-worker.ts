@@ -2,6 +2,7 @@
 // and bills nothing twice), keep its result, queue the links in scope, and finish the crawl when nothing is left; or
 // deliver one webhook. Pages are read through the same fetch service and meter as POST /fetch: the guard, robots.txt,
 // the router and the cache, each page held and settled like a single fetch, its charge kept only once its result is.
+import { createHash } from 'node:crypto';
 import type { Accounts } from '../accounts/index.js';
 import type { Cache } from '../cache/types.js';
 import type { CrawlEvent, CrawlRequest } from '../contract/crawl.js';
@@ -63,7 +64,8 @@ export const CLAIM_MS = 120_000;
 const pageJob = (crawlId: string, url: string): QueuedJob => ({
   name: 'page',
   data: { crawlId, url },
-  id: `page:${crawlId}:${url}`,
+  // One job per page while it waits (BullMQ keeps one per id; its ids may not contain ':').
+  id: `page-${crawlId}-${createHash('sha256').update(url).digest('base64url')}`,
 });
 
 const SITEMAP_BATCH = 500;
