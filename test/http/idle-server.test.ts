@@ -44,7 +44,6 @@ test('an idle server is not woken by timers, spends no CPU to speak of and has s
 
   // Windows until one is quiet, at most WINDOWS: a timer that wakes the server shows in every window, while a loaded
   // machine may stretch start-up's one-time collections past SETTLED_MS (the suite beside a CPU hog, issue 32).
-  let verdict = '';
   for (let window = 1; window <= WINDOWS; window++) {
     const before = readings(server.pid);
     await sleep(WINDOW_MS);
@@ -52,7 +51,7 @@ test('an idle server is not woken by timers, spends no CPU to speak of and has s
     const seconds = (after.at - before.at) / 1000;
     const wakeups = (after.wakeups - before.wakeups) / seconds;
     const cpu = (after.cpuMs - before.cpuMs) / seconds;
-    verdict = `${wakeups.toFixed(1)} wakeups and ${cpu.toFixed(2)} ms of CPU a second over ${seconds.toFixed(1)} s`;
+    const verdict = `${wakeups.toFixed(1)} wakeups and ${cpu.toFixed(2)} ms of CPU a second over ${seconds.toFixed(1)} s`;
     if (wakeups <= MAX_WAKEUPS_PER_SECOND && cpu <= MAX_CPU_MS_PER_SECOND) break;
     assert.ok(window < WINDOWS, `every one of ${WINDOWS} windows was busy; the last: ${verdict}`);
   }
