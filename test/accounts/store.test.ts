@@ -74,7 +74,14 @@ for (const backend of DATABASES) {
         .execute();
       assert.deepEqual(
         applied.map((r: any) => r.name),
-        ['0001-accounts', '0002-billing', '0003-credit-leases', '0004-anonymous-usage', '0005-usage-totals'],
+        [
+          '0001-accounts',
+          '0002-billing',
+          '0003-credit-leases',
+          '0004-anonymous-usage',
+          '0005-usage-totals',
+          '0006-crawls',
+        ],
       );
     });
 
