@@ -22,6 +22,8 @@ export function createBullQueue(url: string): JobQueue {
   queue.on('error', () => undefined);
   producer.on('error', () => undefined);
   const workers: Worker[] = [];
+  const connections: Redis[] = [];
+  let closed = false;
 
   const toBull = (job: QueuedJob) => ({
     name: job.name,
@@ -34,6 +36,11 @@ export function createBullQueue(url: string): JobQueue {
       if (jobs.length > 0) await queue.addBulk(jobs.map(toBull));
     },
     work(handler, concurrency) {
+      // A worker started after close would hold its connection open for ever.
+      if (closed) return;
+      // BullMQ closes only the connections it made itself: this one is closed with the queue.
+      const workerConnection = connection();
+      connections.push(workerConnection);
       const worker = new Worker(
         QUEUE,
         async (job: Job) => {
@@ -41,7 +48,7 @@ export function createBullQueue(url: string): JobQueue {
           // Again later: a new job (its id freed once this one completes), so the engine's own retries stay for faults.
           if (outcome) await queue.add(job.name, job.data, { delay: outcome.laterMs });
         },
-        { connection: connection(), concurrency, lockDuration: LOCK_MS, stalledInterval: LOCK_MS },
+        { connection: workerConnection, concurrency, lockDuration: LOCK_MS, stalledInterval: LOCK_MS },
       );
       // A job that threw is kept failed (removeOnFail) for the operator; the worker goes on.
       worker.on('error', () => undefined);
@@ -52,9 +59,10 @@ export function createBullQueue(url: string): JobQueue {
       return (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.active ?? 0);
     },
     async close() {
+      closed = true;
       await Promise.all(workers.map((worker) => worker.close()));
       await queue.close();
-      producer.disconnect();
+      for (const client of [producer, ...connections]) client.disconnect();
     },
   };
 }

@@ -69,6 +69,7 @@ export function createEmbeddedQueue(file: string): JobQueue {
       if (jobs.length > 0) start();
     },
     work(handler, count) {
+      if (closed) return;
       handle = handler;
       concurrency = count;
       if (left() > 0) start();
