@@ -134,6 +134,13 @@ export const ConfigSchema = Type.Object({
   CRAWL_MAX_BYTES: Int(256 * 1024 * 1024, 1024),
   // Query-string variants of one path a crawl reads (/search?q=1, ?q=2 …) before it calls the path a trap.
   CRAWL_MAX_QUERY_VARIANTS: Int(50, 1, 100000),
+  // The BullMQ queue crawl jobs go to on Redis: API processes and the workers that serve them name the same one; a
+  // second deployment (or a test) on the same Redis names its own.
+  CRAWL_QUEUE_NAME: Type.String({ default: 'fetchdown-crawl', pattern: '^[A-Za-z0-9_.-]{1,100}$' }),
+  // How long a crawl job (and the page it claimed) stays its worker's after the worker stops answering (killed,
+  // frozen): after it, another worker reads the page. BullMQ renews a live worker's lock well before; shorter notices a
+  // dead worker sooner, at the cost of a renewal every half of it.
+  CRAWL_JOB_LOCK_MS: Int(30000, 1000, 600000),
   // On SIGTERM: how long requests in flight may take to finish before the process closes anyway.
   SHUTDOWN_GRACE_MS: Int(25000, 0, 600000),
 });

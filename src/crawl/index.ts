@@ -23,18 +23,21 @@ export function createCrawlBackend(
 ) {
   const redisUrl = redisOf(config);
   const redis = redisUrl ? connectRedis(redisUrl) : undefined;
-  const queue = redisUrl ? createBullQueue(redisUrl) : createEmbeddedQueue(join(config.DATA_DIR, 'crawl-queue.sqlite'));
+  const queue = redisUrl
+    ? createBullQueue(redisUrl, { name: config.CRAWL_QUEUE_NAME, lockMs: config.CRAWL_JOB_LOCK_MS })
+    : createEmbeddedQueue(join(config.DATA_DIR, 'crawl-queue.sqlite'));
   return {
     ...parts,
     crawls: createCrawlStore(parts.store),
     queue,
-    gate: redis ? createRedisHostGate(redis) : createMemoryHostGate(),
+    gate: redis ? createRedisHostGate(redis, config.CRAWL_JOB_LOCK_MS) : createMemoryHostGate(),
     settings: {
       hostConcurrency: config.CRAWL_HOST_CONCURRENCY,
       hostDelayMs: config.CRAWL_HOST_DELAY_MS,
       maxBytes: config.CRAWL_MAX_BYTES,
       retentionMs: config.CRAWL_RETENTION_HOURS * 3_600_000,
       maxQueryVariants: config.CRAWL_MAX_QUERY_VARIANTS,
+      claimMs: config.CRAWL_JOB_LOCK_MS,
     },
     async close() {
       await queue.close();

@@ -41,6 +41,11 @@ export interface CrawlSettings {
   retentionMs: number;
   /** Query-string variants of one path a crawl reads before it calls the path a trap. */
   maxQueryVariants: number;
+  /**
+   * How long a claimed page is its worker's; after it, another job for the page may read it. The job engine's lock:
+   * a page's job runs again elsewhere only once its worker stopped renewing that (stalled), by then the claim is over.
+   */
+  claimMs: number;
 }
 
 export interface CrawlWorkerDeps {
@@ -59,8 +64,6 @@ export interface CrawlWorkerDeps {
 
 export type CrawlOptions = Omit<CrawlRequest, 'url' | 'limit' | 'webhook'>;
 
-/** How long a claimed page is its worker's: longer than a fetch may take; after it, another worker may read it. */
-export const CLAIM_MS = 120_000;
 const pageJob = (crawlId: string, url: string): QueuedJob => ({
   name: 'page',
   data: { crawlId, url },
@@ -136,7 +139,7 @@ export function createCrawlWorker(deps: CrawlWorkerDeps) {
       return;
     }
     const now = deps.now();
-    const claim = await crawls.claim(crawlId, url, now, now + CLAIM_MS);
+    const claim = await crawls.claim(crawlId, url, now, now + settings.claimMs);
     if (!claim.claimed) return claim.busyUntil ? { laterMs: Math.max(100, claim.busyUntil - now + 100) } : undefined;
     const options = JSON.parse(crawl.options) as CrawlOptions;
     const target = new URL(url);

@@ -1,19 +1,22 @@
 // The production job engine: BullMQ on the Redis production already has. Any number of `fetchdown worker` processes
 // on any number of machines take jobs; a worker that dies leaves its jobs locked until BullMQ's stalled-job check
-// gives them to another (lockDuration below).
+// gives them to another (the lock below).
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { JobOutcome, JobQueue, QueuedJob } from './types.js';
 
-const QUEUE = 'fetchdown-crawl';
-/** A job not renewed for this long is stalled (its worker died) and runs again elsewhere. */
-const LOCK_MS = 30_000;
+export interface BullQueueOptions {
+  /** The queue's name: API processes and their workers share one. */
+  name: string;
+  /** A job whose lock is not renewed for this long is stalled (its worker died) and runs again elsewhere. */
+  lockMs: number;
+}
 
-export function createBullQueue(url: string): JobQueue {
+export function createBullQueue(url: string, options: BullQueueOptions): JobQueue {
   // BullMQ's blocking commands need a connection that never gives up on a request (maxRetriesPerRequest: null).
   const connection = () => new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
   const producer = connection();
-  const queue = new Queue(QUEUE, {
+  const queue = new Queue(options.name, {
     connection: producer,
     defaultJobOptions: { removeOnComplete: true, removeOnFail: 1000 },
   });
@@ -42,13 +45,13 @@ export function createBullQueue(url: string): JobQueue {
       const workerConnection = connection();
       connections.push(workerConnection);
       const worker = new Worker(
-        QUEUE,
+        options.name,
         async (job: Job) => {
           const outcome: JobOutcome = await handler({ name: job.name, data: job.data as Record<string, unknown> });
           // Again later: a new job (its id freed once this one completes), so the engine's own retries stay for faults.
           if (outcome) await queue.add(job.name, job.data, { delay: outcome.laterMs });
         },
-        { connection: workerConnection, concurrency, lockDuration: LOCK_MS, stalledInterval: LOCK_MS },
+        { connection: workerConnection, concurrency, lockDuration: options.lockMs, stalledInterval: options.lockMs },
       );
       // A job that threw is kept failed (removeOnFail) for the operator; the worker goes on.
       worker.on('error', () => undefined);
