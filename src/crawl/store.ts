@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Store } from '../store/db.js';
 import type { Database } from '../store/types.js';
+import { pathKey } from './urls.js';
 
 export type CrawlRow = Awaited<ReturnType<typeof getRow>>;
 export type FinishedState = 'done' | 'failed' | 'skipped_robots' | 'blocked' | 'skipped';
@@ -17,6 +18,17 @@ const COUNTER = {
   blocked: 'blocked',
   skipped: null,
 } as const;
+
+/** The crawl's URLs starting with `prefix`, compared as written (LIKE would read `_` and `%` in a URL as patterns). */
+async function countWithPrefix(db: Kysely<Database>, id: string, prefix: string): Promise<number> {
+  const row = await db
+    .selectFrom('crawl_pages')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('crawl_id', '=', id)
+    .where(sql<string>`substr(url, 1, ${prefix.length})`, '=', prefix)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
 
 async function getRow(db: Kysely<Database>, id: string) {
   return db.selectFrom('crawls').selectAll().where('id', '=', id).executeTakeFirst();
@@ -93,10 +105,12 @@ export function createCrawlStore(store: Store) {
     },
 
     /**
-     * Adds the URLs the crawl has not seen, while it has room under its page limit; says which were added (to queue
-     * as jobs) and whether the limit turned some away.
+     * Adds the URLs the crawl has not seen, while it has room under its page limit and, for a URL with a query, while
+     * its path has fewer than `maxQueryVariants` URLs with a query (a path with endless query strings is a trap:
+     * /search?q=1, ?q=2 …). The rows are the count every worker shares, read in the same transaction. Says which were
+     * added (to queue as jobs) and whether the limit turned some away.
      */
-    async addPages(id: string, pages: readonly { url: string; depth: number }[]) {
+    async addPages(id: string, pages: readonly { url: string; depth: number }[], maxQueryVariants: number) {
       if (pages.length === 0) return { added: [] as { url: string; depth: number }[], full: false };
       return store.transaction(async (trx) => {
         const crawl = await trx
@@ -121,7 +135,18 @@ export function createCrawlStore(store: Store) {
           ).map((row) => row.url),
         );
         const fresh = [...new Map(pages.filter((page) => !seen.has(page.url)).map((p) => [p.url, p])).values()];
-        const added = fresh.slice(0, Math.max(0, room));
+        const variantsLeft = new Map<string, number>();
+        const added: { url: string; depth: number }[] = [];
+        for (const page of fresh) {
+          if (added.length >= room) break;
+          if (new URL(page.url).search !== '') {
+            const key = `${pathKey(page.url)}?`;
+            const left = variantsLeft.get(key) ?? maxQueryVariants - (await countWithPrefix(trx, id, key));
+            if (left <= 0) continue;
+            variantsLeft.set(key, left - 1);
+          }
+          added.push(page);
+        }
         if (added.length > 0) {
           await trx
             .insertInto('crawl_pages')
@@ -133,7 +158,7 @@ export function createCrawlStore(store: Store) {
             .where('id', '=', id)
             .execute();
         }
-        return { added, full: added.length < fresh.length };
+        return { added, full: added.length >= room && added.length < fresh.length };
       });
     },
 

@@ -98,6 +98,7 @@ export function createCrawlWorker(deps: CrawlWorkerDeps) {
     const { added } = await crawls.addPages(
       crawlId,
       urls.map((url) => ({ url, depth })),
+      settings.maxQueryVariants,
     );
     await queue.add(added.map((page) => pageJob(crawlId, page.url)));
   }
