@@ -105,20 +105,22 @@ export function createCrawlStore(store: Store) {
     },
 
     /**
-     * Adds the URLs the crawl has not seen, while it has room under its page limit and, for a URL with a query, while
-     * its path has fewer than `maxQueryVariants` URLs with a query (a path with endless query strings is a trap:
-     * /search?q=1, ?q=2 …). The rows are the count every worker shares, read in the same transaction. Says which were
-     * added (to queue as jobs) and whether the limit turned some away.
+     * Adds the URLs the crawl has not seen, while it runs and has room under its page limit and, for a URL with a
+     * query, while its path has fewer than `maxQueryVariants` URLs with a query (a path with endless query strings is
+     * a trap: /search?q=1, ?q=2 …). The rows are the count every worker shares, read in the same transaction. Says
+     * which were added (to queue as jobs) and whether the limit turned some away.
      */
     async addPages(id: string, pages: readonly { url: string; depth: number }[], maxQueryVariants: number) {
       if (pages.length === 0) return { added: [] as { url: string; depth: number }[], full: false };
       return store.transaction(async (trx) => {
         const crawl = await trx
           .selectFrom('crawls')
-          .select(['discovered', 'page_limit'])
+          .select(['discovered', 'page_limit', 'status'])
           .where('id', '=', id)
           .$if(store.dialect === 'postgres', (q) => q.forUpdate())
           .executeTakeFirstOrThrow();
+        // A crawl that stopped (cancelled, out of credits, done) discovers nothing more.
+        if (crawl.status !== 'queued' && crawl.status !== 'running') return { added: [], full: false };
         const room = crawl.page_limit - crawl.discovered;
         const seen = new Set(
           (

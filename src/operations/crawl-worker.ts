@@ -151,7 +151,13 @@ export function createCrawlWorker(deps: CrawlWorkerDeps) {
       return { laterMs: entered.retryInMs };
     }
     try {
-      await readClaimed(crawl, options, url, claim.depth);
+      // Read again once the page and its host are this job's: a crawl cancelled (or stopped) meanwhile starts nothing.
+      const current = await crawls.get(crawlId);
+      if (current?.status !== 'running') {
+        await crawls.finish(crawlId, url, 'skipped', {});
+        return;
+      }
+      await readClaimed(current, options, url, claim.depth);
     } finally {
       await entered.release();
     }
