@@ -231,26 +231,29 @@ export function createCrawlWorker(deps: CrawlWorkerDeps) {
     const html = await deps.fetchService.pageHtml(url).catch(() => null);
     const found = html ? linksFromHtml(html, result.metadata.url) : { links: [] };
     const canonical = found.canonical ? normalizeCrawlUrl(found.canonical, result.metadata.url) : null;
+    // A page's links become rows before the page is finished: a crawl is over when no row is left unfinished, so
+    // another worker finishing the last other page in between must still find them (completeIfDone).
     // A page that names another URL as its own is that page: read once, under the canonical URL, and not charged here.
     if (canonical && canonical !== url && scope.check(canonical, depth) === null) {
       delivery.end(false);
-      await crawls.finish(crawl.id, url, 'skipped', { code: 'duplicate', detail: `canonical: ${canonical}` });
       await enqueue(crawl.id, [canonical], depth);
+      await crawls.finish(crawl.id, url, 'skipped', { code: 'duplicate', detail: `canonical: ${canonical}` });
       return;
     }
     const resultKey = `crawl:${crawl.id}:${url}`;
     await deps.cache.set(resultKey, result, Math.ceil(settings.retentionMs / 1000));
+    if (depth < options.max_depth && options.sitemap !== 'only') {
+      const next = found.links
+        .map((link) => normalizeCrawlUrl(link.url, result.metadata.url))
+        .filter((link): link is string => link !== null && scope.check(link, depth + 1) === null);
+      await enqueue(crawl.id, next, depth + 1);
+    }
     const millis = Math.round(result.credits * MILLICREDITS_PER_CREDIT);
     const finished = await crawls.finish(crawl.id, url, 'done', { resultKey, millis, bytes: result.markdown.length });
     // Charged only for the result the crawl keeps: a page another worker finished first costs nothing here.
     delivery.end(finished);
     if (!finished) return;
     await emit(crawl, 'crawl.page', { url, title: result.metadata.title, credits: result.credits });
-    if (depth >= options.max_depth || options.sitemap === 'only') return;
-    const next = found.links
-      .map((link) => normalizeCrawlUrl(link.url, result.metadata.url))
-      .filter((link): link is string => link !== null && scope.check(link, depth + 1) === null);
-    await enqueue(crawl.id, next, depth + 1);
   }
 
   async function sendWebhook(delivery: WebhookDelivery): Promise<JobOutcome> {
