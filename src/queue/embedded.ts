@@ -42,7 +42,8 @@ export function createEmbeddedQueue(file: string): JobQueue {
         async ({ data }) => {
           const job = JSON.parse(data) as QueuedJob;
           const outcome = await run(job);
-          if (outcome && !closed) queue.add(JOB, { ...job, delayMs: undefined }, { delay: outcome.laterMs });
+          // Kept while closing too: close() waits for this job, and a job dropped here would leave its page unread.
+          if (outcome) queue.add(JOB, { ...job, delayMs: undefined }, { delay: outcome.laterMs });
           // The last job done: the pollers stop until the next add.
           if (!closed && left() <= 1) setImmediate(stopIdle);
         },
