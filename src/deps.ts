@@ -45,8 +45,12 @@ export function createDeps(config: Config, options: { clock?: Clock; addresses?:
     onLedgerError: (error, context) => log.error({ err: error }, `ledger write failed while ${context}`),
     crawl,
   });
-  // The embedded default reads its crawls in its own process; with Redis, `fetchdown worker` processes do.
-  if (!redisOf(config)) operations.workCrawls(config.CRAWL_CONCURRENCY);
+  // The embedded default reads its crawls in its own process, the only one on its files; with Redis, `fetchdown
+  // worker` processes do.
+  if (!redisOf(config))
+    operations
+      .workCrawls(config.CRAWL_CONCURRENCY, { releaseClaims: true })
+      .catch((error: unknown) => log.error({ err: error }, 'crawls could not be resumed'));
   return {
     config,
     cache: pipeline.cache,

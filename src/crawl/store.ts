@@ -279,7 +279,33 @@ export function createCrawlStore(store: Store) {
       return gone;
     },
 
-    /** Crawls that were running when this process (the embedded one) stopped. */
+    /** Gives every claimed page of a crawl back to the queue (their workers are gone). */
+    async releaseClaims(id: string) {
+      await db
+        .updateTable('crawl_pages')
+        .set({ state: 'queued', claimed_until: null })
+        .where('crawl_id', '=', id)
+        .where('state', '=', 'claimed')
+        .execute();
+    },
+
+    /** The URLs of a crawl that wait for a job: queued, or claimed by a worker whose claim ran out. */
+    async waitingPages(id: string, now: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('crawl_pages')
+        .select('url')
+        .where('crawl_id', '=', id)
+        .where((eb) =>
+          eb.or([eb('state', '=', 'queued'), eb.and([eb('state', '=', 'claimed'), eb('claimed_until', '<', now)])]),
+        )
+        .execute();
+      return rows.map((row) => row.url);
+    },
+
+    /** Brings the store's tables up to date: a worker may start before any API process has. */
+    ready: () => store.migrate(),
+
+    /** Crawls not over yet (queued or running): what a worker resumes when it starts. */
     unfinishedCrawls: () => db.selectFrom('crawls').select('id').where('status', 'in', ['queued', 'running']).execute(),
   };
 }

@@ -263,9 +263,25 @@ export function createCrawlWorker(deps: CrawlWorkerDeps) {
     await queue.add([{ name: 'webhook', data: retry, delayMs: backoffMs(delivery.attempt) }]);
   }
 
+  /**
+   * Queues again the pages of unfinished crawls that wait for a job: one whose job was lost between the page's row and
+   * the queue (a process killed in between), or whose claim ran out. Idempotent: a page read once is finished once, and
+   * BullMQ keeps one job per page id. `releaseClaims`: every claim is of a run that ended (the embedded default's one
+   * process owns its queue and crawls, so at its start none of its claims is live).
+   */
+  async function resume(releaseClaims: boolean) {
+    for (const { id } of await crawls.unfinishedCrawls()) {
+      if (releaseClaims) await crawls.releaseClaims(id);
+      const urls = await crawls.waitingPages(id, deps.now());
+      for (let i = 0; i < urls.length; i += SITEMAP_BATCH)
+        await queue.add(urls.slice(i, i + SITEMAP_BATCH).map((url) => pageJob(id, url)));
+    }
+  }
+
   return {
     enqueue,
     emit,
+    resume,
     handle(job: QueuedJob): Promise<JobOutcome> {
       if (job.name === 'webhook') return sendWebhook(job.data as unknown as WebhookDelivery);
       const { crawlId, url } = job.data as { crawlId: string; url: string };

@@ -68,8 +68,16 @@ export function createOperations(deps: OperationsDeps) {
       retentionMs: deps.crawl.settings.retentionMs,
       now: deps.crawl.now,
     }),
-    /** Reads crawls' jobs in this process: the embedded server, or `fetchdown worker`. */
-    workCrawls: (concurrency: number) => deps.crawl.queue.work((job) => crawlWorker.handle(job), concurrency),
+    /**
+     * Reads crawls' jobs in this process (the embedded server, or `fetchdown worker`), once the pages of unfinished
+     * crawls that wait for a job are queued again. `options.releaseClaims`: this process is the only one that reads
+     * (the embedded default), so claims left in the store are of a run that ended.
+     */
+    async workCrawls(concurrency: number, options: { releaseClaims?: boolean } = {}) {
+      await deps.crawl.crawls.ready();
+      await crawlWorker.resume(options.releaseClaims ?? false);
+      deps.crawl.queue.work((job) => crawlWorker.handle(job), concurrency);
+    },
     accounts: createAccountOperations({ accounts: deps.accounts }),
     billing: createBillingOperations({ billing: deps.billing }),
     /** Whether this process can serve: each probe answers within its deadline. */
