@@ -244,7 +244,7 @@ test('the counters see the requests in flight per host, when each arrived, and s
   );
 
   slow.reset();
-  assert.deepEqual(slow.stats(), { total: 0, requests: {}, fetchedTwice: [], hosts: {}, outOfScope: [] });
+  assert.deepEqual(slow.stats(), { total: 0, requests: {}, fetchedTwice: [], hosts: {}, outOfScope: [], agents: {} });
   for (let i = 1; i <= 3; i++) await get(`${slow.origin()}/docs/${i}`);
   stats = slow.stats();
   assert.equal(stats.hosts['site.test']!.maxConcurrent, 1, 'one at a time');

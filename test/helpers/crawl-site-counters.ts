@@ -1,5 +1,6 @@
 // What the crawl fixture site counts, for the crawl tests and the crawl benchmark to judge a crawl by: requests per
-// URL, pages fetched twice, the most requests in flight per host, arrival times, requests that left the crawl's scope.
+// URL, pages fetched twice, the most requests in flight per host, arrival times, requests that left the crawl's scope,
+// requests per User-Agent (which of several workers, each with an agent of its own, read pages).
 
 export interface CrawlSiteStats {
   /** Every request the site received. */
@@ -19,6 +20,8 @@ export interface CrawlSiteStats {
    * any on other.test, private.test, 127.0.0.2 or a name the site does not serve.
    */
   outOfScope: string[];
+  /** Requests per User-Agent header (none: ''). */
+  agents: Record<string, number>;
 }
 
 /** Requests to these are site infrastructure rather than pages: a crawl may read them more than once. */
@@ -34,7 +37,7 @@ function pageKey(host: string, url: URL): string {
 
 export interface CrawlSiteCounters {
   /** Counts a request that has just arrived; call the function it returns when its response has closed. */
-  arrive(request: { host: string; url: URL; outOfScope: string | null }): () => void;
+  arrive(request: { host: string; url: URL; outOfScope: string | null; agent?: string }): () => void;
   stats(): CrawlSiteStats;
   reset(): void;
 }
@@ -47,12 +50,14 @@ export function createCrawlSiteCounters(): CrawlSiteCounters {
   let pages = new Map<string, number>();
   let hosts = new Map<string, { requests: number; maxConcurrent: number; arrivals: number[] }>();
   let outOfScope: string[] = [];
+  let agents = new Map<string, number>();
 
   const bump = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
 
   return {
-    arrive({ host, url, outOfScope: outside }) {
+    arrive({ host, url, outOfScope: outside, agent = '' }) {
       total++;
+      bump(agents, agent);
       bump(requests, `${host}${url.pathname}${url.search}`);
       if (!NOT_PAGES.test(url.pathname)) bump(pages, pageKey(host, url));
       if (outside !== null) outOfScope.push(outside);
@@ -78,6 +83,7 @@ export function createCrawlSiteCounters(): CrawlSiteCounters {
         [...hosts].map(([host, counts]) => [host, { ...counts, arrivals: [...counts.arrivals] }] as const),
       ),
       outOfScope: [...outOfScope],
+      agents: Object.fromEntries(agents),
     }),
     reset() {
       total = 0;
@@ -85,6 +91,7 @@ export function createCrawlSiteCounters(): CrawlSiteCounters {
       pages = new Map();
       hosts = new Map();
       outOfScope = [];
+      agents = new Map();
     },
   };
 }

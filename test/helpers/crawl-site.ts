@@ -198,6 +198,7 @@ export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<Cr
       host: name,
       url,
       outOfScope: outside ? `http://${req.headers.host}${url.pathname}${url.search}` : null,
+      agent: req.headers['user-agent'] ?? '',
     });
     res.on('close', done);
     const delay = host === 'slow.site.test' ? site.slowHostDelayMs : site.delayMs;
