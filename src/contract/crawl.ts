@@ -1,5 +1,6 @@
 // Past one page: POST /map lists a site's URLs; POST /crawl reads a site as a job (GET /crawl/{id} for its progress
-// and pages, DELETE to cancel). The page results are the fetch result's shape.
+// and pages, DELETE to cancel). The page results are the fetch result's shape; the MCP tools' shapes of the same (pages
+// cut to their first part) are at the end.
 import { Type, type Static } from '@sinclair/typebox';
 import { FetchResult, FORMATS, MAX_URL_LENGTH, StringEnum, Url } from './fetch.js';
 
@@ -187,3 +188,35 @@ export const CrawlErrors = Type.Object({
   next_cursor: Type.Union([Type.String(), Type.Null()]),
 });
 export type CrawlErrors = Static<typeof CrawlErrors>;
+
+/** crawl_status's arguments: GET /crawl/{id}'s path and query in one object. */
+export const CrawlStatusArgs = Type.Object(
+  { ...CrawlId.properties, ...CrawlPageQuery.properties },
+  {
+    additionalProperties: false,
+  },
+);
+export type CrawlStatusArgs = Static<typeof CrawlStatusArgs>;
+
+/** map_site's result: POST /map's, with the links left out to fit the tool's character budget counted. */
+export const MapToolResult = Type.Object({
+  ...MapResult.properties,
+  links_omitted: Type.Optional(Type.Integer({ description: 'Links left out to fit the result into its budget.' })),
+});
+export type MapToolResult = Static<typeof MapToolResult>;
+
+/** crawl_status's result: GET /crawl/{id}'s, each page cut to its first part. */
+export const CrawlStatusToolResult = Type.Object({
+  ...Type.Omit(CrawlStatus, ['pages']).properties,
+  pages: Type.Array(
+    Type.Object({
+      url: Type.String(),
+      title: Type.Union([Type.String(), Type.Null()]),
+      token_count: Type.Integer({ description: 'Tokens of the content the crawl kept (metadata.token_count).' }),
+      credits: Type.Number(),
+      markdown: Type.String({ description: 'The first part of the content (fetch_url reads it whole).' }),
+      cut: Type.Boolean({ description: 'Whether `markdown` is only the first part.' }),
+    }),
+  ),
+});
+export type CrawlStatusToolResult = Static<typeof CrawlStatusToolResult>;

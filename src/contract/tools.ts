@@ -1,6 +1,14 @@
-// The four MCP tools as data: names, descriptions written for a model choosing a tool, and the HTTP API's own
-// schemas (same limits, same defaults). The MCP server, /spec and /.well-known/mcp.json all read this one list.
+// The MCP tools as data: names, descriptions written for a model choosing a tool, and the HTTP API's own schemas (same
+// limits, same defaults). The MCP server, /spec and /.well-known/mcp.json all read this one list.
 import { Type, type TSchema } from '@sinclair/typebox';
+import {
+  CrawlCreated,
+  CrawlRequest,
+  CrawlStatusArgs,
+  CrawlStatusToolResult,
+  MapRequest,
+  MapToolResult,
+} from './crawl.js';
 import {
   BatchFetchRequest,
   BatchResult,
@@ -13,7 +21,8 @@ import {
   withOptionalDefaults,
 } from './fetch.js';
 
-export type ToolName = 'fetch_url' | 'estimate_tokens' | 'fetch_multiple' | 'search_and_fetch';
+export type ToolName =
+  'fetch_url' | 'estimate_tokens' | 'fetch_multiple' | 'search_and_fetch' | 'map_site' | 'crawl_site' | 'crawl_status';
 
 export interface ToolDefinition {
   name: ToolName;
@@ -23,13 +32,13 @@ export interface ToolDefinition {
   outputSchema: TSchema;
   /** Where the HTTP API reads these arguments from, so validation errors carry the same `loc` as a 422. */
   location: 'body' | 'querystring';
-  annotations: { readOnlyHint: true; openWorldHint: true; idempotentHint: boolean; destructiveHint: false };
-  /** Whether its results hold pages, sized by the caller's budget or the default one. */
+  annotations: { readOnlyHint: boolean; openWorldHint: true; idempotentHint: boolean; destructiveHint: false };
+  /** Whether its results hold pages (or a site's links), sized by the caller's budget or the default one. */
   holdsPages: boolean;
 }
 
-const annotations = (idempotent: boolean) =>
-  ({ readOnlyHint: true, openWorldHint: true, idempotentHint: idempotent, destructiveHint: false }) as const;
+const annotations = (idempotent: boolean, readOnly = true) =>
+  ({ readOnlyHint: readOnly, openWorldHint: true, idempotentHint: idempotent, destructiveHint: false }) as const;
 
 export const TOOLS: readonly ToolDefinition[] = [
   {
@@ -111,6 +120,49 @@ export const TOOLS: readonly ToolDefinition[] = [
     location: 'body',
     // The same query can return other pages tomorrow.
     annotations: annotations(false),
+    holdsPages: true,
+  },
+  {
+    name: 'map_site',
+    title: "List a site's URLs",
+    description:
+      "List a website's URLs without reading its pages: from its sitemaps, its llms.txt and the start page's " +
+      'links, within the site (include_paths and exclude_paths are regular expressions over the path). With ' +
+      'search, the URLs come ranked by relevance to it. Use it to find the pages worth reading with fetch_url or ' +
+      'fetch_multiple, or to scope crawl_site. 1 credit a call.',
+    inputSchema: MapRequest,
+    outputSchema: MapToolResult,
+    location: 'body',
+    annotations: annotations(true),
+    holdsPages: true,
+  },
+  {
+    name: 'crawl_site',
+    title: 'Start a crawl of a site',
+    description:
+      'Read many pages of a website as a job that runs on the server: up to limit pages (default 100) found ' +
+      "through the site's sitemaps and links, up to max_depth links from url, within include_paths and " +
+      'exclude_paths. Each page is billed like a fetch. Answers at once with the crawl id: call crawl_status with ' +
+      'it to follow the progress and read the pages. For a few known URLs, fetch_multiple is quicker.',
+    inputSchema: CrawlRequest,
+    outputSchema: CrawlCreated,
+    location: 'body',
+    // Each call starts another crawl, billed to the account.
+    annotations: annotations(false, false),
+    holdsPages: false,
+  },
+  {
+    name: 'crawl_status',
+    title: "A crawl's progress and pages",
+    description:
+      "A crawl's status (queued, running, completed, cancelled, failed), its counts and credits, and up to limit " +
+      'of its pages in the order they were read, each with its title, URL and the first part of its Markdown ' +
+      '(fetch_url reads one whole). Pass next_cursor as cursor for the pages after these; call again while the ' +
+      'crawl is queued or running.',
+    inputSchema: CrawlStatusArgs,
+    outputSchema: CrawlStatusToolResult,
+    location: 'querystring',
+    annotations: annotations(true),
     holdsPages: true,
   },
 ];

@@ -21,13 +21,14 @@ const SEARCH_MIN_EACH = 100;
  */
 const PAGE_ENVELOPE_CHARS = 1500;
 /** Content goes out as JSON, where quotes, backslashes and line breaks take two characters: a few % of Markdown. */
-const ESCAPED_SHARE = 0.9;
+export const ESCAPED_SHARE = 0.9;
 /** format json repeats the content as typed blocks (`document`), with their own JSON around each one. */
 const JSON_FORMAT_COPIES = 3;
 /** A page of a large batch still shows this much, even where that takes the result past the budget. */
 const MIN_CHARS_EACH = 200;
 
-const SIZE_FIELDS: Record<Exclude<ToolName, 'estimate_tokens'>, [tokens: string, chars: string]> = {
+/** The tools whose callers size their pages; the crawl tools fit their results to the budget (crawl-results.ts). */
+const SIZE_FIELDS: Partial<Record<ToolName, [tokens: string, chars: string]>> = {
   fetch_url: ['max_tokens', 'max_chars'],
   fetch_multiple: ['max_tokens_each', 'max_chars_each'],
   search_and_fetch: ['max_tokens_each', 'max_chars_each'],
@@ -45,8 +46,9 @@ export function applyDefaultBudget(
   args: Record<string, unknown>,
   budget: DefaultBudget,
 ): number | null {
-  if (tool === 'estimate_tokens') return null;
-  const [tokensField, charsField] = SIZE_FIELDS[tool];
+  const fields = SIZE_FIELDS[tool];
+  if (!fields) return null;
+  const [tokensField, charsField] = fields;
   if (given[tokensField] != null || given[charsField] != null) return null;
   const pages =
     tool === 'fetch_url'

@@ -11,10 +11,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { API_VERSION } from '../version.js';
 import { renderError } from '../errors.js';
+import type { CrawlRequest, CrawlStatusArgs, MapRequest } from '../contract/crawl.js';
 import type { BatchFetchRequest, FetchRequest, SearchRequest } from '../contract/fetch.js';
 import type { AgentOperations } from '../operations/agent.js';
 import { describeFailure, RemoteApiError } from '../operations/failure.js';
-import { applyDefaultBudget, fitOutlines } from './default-budget.js';
+import { fitLinks, renderCrawlStarted, renderCrawlStatus, renderMap, summarizeCrawl } from './crawl-results.js';
+import { applyDefaultBudget, fitOutlines, type DefaultBudget } from './default-budget.js';
 import { renderBatch, renderEstimate, renderFetch, renderSearch } from './render.js';
 import { TOOLS, findTool, listTools, type ToolName } from '../contract/tools.js';
 import { validateInput } from '../contract/validate.js';
@@ -23,11 +25,15 @@ const INSTRUCTIONS =
   'Fetchdown turns web pages into clean Markdown with exact token counts. Use fetch_url for ' +
   'one URL, fetch_multiple for several, search_and_fetch when you have a question but no ' +
   'URL, and estimate_tokens to check a page size before fetching it. Cap large pages with ' +
-  'max_tokens and read on with next_cursor.';
+  "max_tokens and read on with next_cursor. map_site lists a site's URLs; crawl_site reads " +
+  'many pages of a site as a job, which crawl_status follows.';
 
-/** A tool: the operation it runs, and the text a model reads of its result (sent as structuredContent too). */
+/**
+ * A tool: the operation it runs (given the default budget, which the crawl tools fit their results to), and the text a
+ * model reads of its result (sent as structuredContent too).
+ */
 interface Handler<T extends object = object> {
-  run(operations: AgentOperations, args: unknown): Promise<T>;
+  run(operations: AgentOperations, args: unknown, budget: DefaultBudget): Promise<T>;
   render(result: T): string;
 }
 
@@ -38,6 +44,15 @@ const HANDLERS: Record<ToolName, Handler> = {
   estimate_tokens: handler({ run: (ops, args) => ops.estimate(args as { url: string }), render: renderEstimate }),
   fetch_multiple: handler({ run: (ops, args) => ops.fetchMultiple(args as BatchFetchRequest), render: renderBatch }),
   search_and_fetch: handler({ run: (ops, args) => ops.searchAndFetch(args as SearchRequest), render: renderSearch }),
+  map_site: handler({
+    run: async (ops, args, budget) => fitLinks(await ops.mapSite(args as MapRequest), budget.chars),
+    render: renderMap,
+  }),
+  crawl_site: handler({ run: (ops, args) => ops.startCrawl(args as CrawlRequest), render: renderCrawlStarted }),
+  crawl_status: handler({
+    run: async (ops, args, budget) => summarizeCrawl(await ops.crawlStatus(args as CrawlStatusArgs), budget.chars),
+    render: renderCrawlStatus,
+  }),
 };
 
 /** A failed call as a tool result: the summary, then the HTTP error body itself. */
@@ -63,7 +78,7 @@ export function createMcpServer(operations: AgentOperations, options: McpServerO
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
   const tools = listTools({ defaultMaxChars: options.defaultMaxChars });
-  const budget = { tokens: options.defaultMaxTokens ?? 0, chars: options.defaultMaxChars ?? 0 };
+  const budget: DefaultBudget = { tokens: options.defaultMaxTokens ?? 0, chars: options.defaultMaxChars ?? 0 };
 
   server.setRequestHandler(ListToolsRequestSchema, () => {
     // After this turn of the event loop, so the answer is written before whatever the listener starts.
@@ -83,7 +98,7 @@ export function createMcpServer(operations: AgentOperations, options: McpServerO
       const args = validateInput<Record<string, unknown>>(tool.inputSchema, request.params.arguments, tool.location);
       const limit = applyDefaultBudget(tool.name, request.params.arguments ?? {}, args, budget);
       const { run, render } = HANDLERS[tool.name];
-      const result = await run(operations, args);
+      const result = await run(operations, args, budget);
       const structured = limit === null ? result : fitOutlines(result, limit);
       return {
         content: [{ type: 'text', text: render(structured) }],

@@ -1,5 +1,13 @@
-// The four operations an agent surface offers (MCP tools, the CLI), behind one interface with two implementations:
-// local runs them in this process for one caller, remote calls a Fetchdown API with a key (remote.ts).
+// The operations an agent surface offers (MCP tools, the CLI), behind one interface with two implementations: local
+// runs them in this process for one caller, remote calls a Fetchdown API with a key (remote.ts).
+import type {
+  CrawlCreated,
+  CrawlRequest,
+  CrawlStatus,
+  CrawlStatusArgs,
+  MapRequest,
+  MapResult,
+} from '../contract/crawl.js';
 import type {
   BatchFetchRequest,
   BatchResult,
@@ -18,6 +26,9 @@ export interface AgentOperations {
   estimate(args: { url: string }): Promise<EstimateResult>;
   fetchMultiple(args: BatchFetchRequest): Promise<BatchResult>;
   searchAndFetch(args: SearchRequest): Promise<SearchResult>;
+  mapSite(args: MapRequest): Promise<MapResult>;
+  startCrawl(args: CrawlRequest): Promise<CrawlCreated>;
+  crawlStatus(args: CrawlStatusArgs): Promise<CrawlStatus>;
 }
 
 /** Remote when FETCHDOWN_API_URL and FETCHDOWN_API_KEY are set (loadConfig refuses one without the other). */
@@ -32,19 +43,29 @@ export interface AgentHandle {
   close(): Promise<void>;
 }
 
+type FetchOperations = Pick<Operations, 'fetchUrl' | 'estimate' | 'fetchMany' | 'searchAndFetch'>;
+
 /**
- * The operations run in this process for one caller: the same pipeline, cache, guard and meter as the HTTP routes,
- * and their 422s at the HTTP API's locations (`body.max_tokens`, `query.url`), so that an agent's error reads the
- * same in local and remote mode.
+ * The fetch operations run in this process for one caller: the same pipeline, cache, guard and meter as the HTTP
+ * routes, and their 422s at the HTTP API's locations (`body.max_tokens`, `query.url`), so that an agent's error reads
+ * the same in local and remote mode.
  */
-export function forCaller(
-  operations: Pick<Operations, 'fetchUrl' | 'estimate' | 'fetchMany' | 'searchAndFetch'>,
-  caller: Caller,
-): AgentOperations {
+export function fetchingFor(operations: FetchOperations, caller: Caller) {
   return {
-    fetchUrl: (args) => operations.fetchUrl(caller, args, inBody),
-    estimate: (args) => operations.estimate(caller, args.url, inQuery),
-    fetchMultiple: (args) => operations.fetchMany(caller, args, inBody),
-    searchAndFetch: (args) => operations.searchAndFetch(caller, args, inBody),
+    fetchUrl: (args: FetchRequest) => operations.fetchUrl(caller, args, inBody),
+    estimate: (args: { url: string }) => operations.estimate(caller, args.url, inQuery),
+    fetchMultiple: (args: BatchFetchRequest) => operations.fetchMany(caller, args, inBody),
+    searchAndFetch: (args: SearchRequest) => operations.searchAndFetch(caller, args, inBody),
+  };
+}
+
+/** Every agent operation for one caller of the HTTP app (POST /mcp): the fetch operations and the crawl ones. */
+export function forCaller(operations: FetchOperations & Pick<Operations, 'crawling'>, caller: Caller): AgentOperations {
+  const { crawling } = operations;
+  return {
+    ...fetchingFor(operations, caller),
+    mapSite: (args) => crawling.map(caller, args, inBody),
+    startCrawl: (args) => crawling.startCrawl(caller, args, inBody),
+    crawlStatus: ({ id, ...query }) => crawling.crawlStatus(caller, id, query, inQuery),
   };
 }

@@ -18,6 +18,9 @@ export function deferOperations(mode: AgentHandle['mode'], create: () => Promise
       estimate: async (args) => (await load()).operations.estimate(args),
       fetchMultiple: async (args) => (await load()).operations.fetchMultiple(args),
       searchAndFetch: async (args) => (await load()).operations.searchAndFetch(args),
+      mapSite: async (args) => (await load()).operations.mapSite(args),
+      startCrawl: async (args) => (await load()).operations.startCrawl(args),
+      crawlStatus: async (args) => (await load()).operations.crawlStatus(args),
     },
     load,
     close: async () => {

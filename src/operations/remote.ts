@@ -64,6 +64,12 @@ export function createRemoteOperations(options: RemoteOptions): AgentOperations 
     estimate: (args) => call('GET', `/estimate?url=${encodeURIComponent(args.url)}`),
     fetchMultiple: (args) => call('POST', '/fetch/batch', args),
     searchAndFetch: (args) => call('POST', '/search', args),
+    mapSite: (args) => call('POST', '/map', args),
+    startCrawl: (args) => call('POST', '/crawl', args),
+    crawlStatus: ({ id, cursor, limit }) => {
+      const query = new URLSearchParams({ limit: String(limit), ...(cursor !== undefined && { cursor }) });
+      return call('GET', `/crawl/${encodeURIComponent(id)}?${query}`);
+    },
   };
 }
 

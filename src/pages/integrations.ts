@@ -64,7 +64,7 @@ const SET_UPS: Record<IntegrationPath, (base: string) => Html> = {
       )}
       <h2>Check it</h2>
       <p>
-        Settings → MCP should list <code>fetchdown</code> with four tools. In the agent chat, ask it to fetch a
+        Settings → MCP should list <code>fetchdown</code> with seven tools. In the agent chat, ask it to fetch a
         documentation page with <code>max_tokens</code> 2000: long pages come back trimmed with an outline of what was
         cut and a cursor to read on.
       </p>`,

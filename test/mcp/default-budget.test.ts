@@ -199,5 +199,8 @@ test('a size the caller sets wins; the tools tell Claude Code how long a result 
     estimate_tokens: undefined,
     fetch_multiple: 100_000,
     search_and_fetch: 100_000,
+    map_site: 100_000,
+    crawl_site: undefined,
+    crawl_status: 100_000,
   });
 });

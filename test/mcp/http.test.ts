@@ -26,7 +26,7 @@ searxng.setHits([
   { title: 'Guide', url: site.url('/long'), snippet: 'A long guide' },
 ]);
 
-test('the four tools over POST /mcp, each callable, errors as tool results', async (t) => {
+test('the tools over POST /mcp: the list, the four fetch tools each callable, errors as tool results', async (t) => {
   const client = await connectHttp(t, api.base);
   assert.equal(client.getServerVersion()?.name, 'fetchdown');
   assert.equal(client.getServerVersion()?.version, '1.0.0');

@@ -31,11 +31,11 @@ async function inspect(...args: string[]): Promise<any> {
   return JSON.parse(stdout);
 }
 
-test('tools/list through the Inspector: the four tools, sizes declared as plain integers', async () => {
+test('tools/list through the Inspector: the seven tools, sizes declared as plain integers', async () => {
   const { tools } = await inspect('--method', 'tools/list');
   assert.deepEqual(
     tools.map((tool: any) => tool.name),
-    ['fetch_url', 'estimate_tokens', 'fetch_multiple', 'search_and_fetch'],
+    ['fetch_url', 'estimate_tokens', 'fetch_multiple', 'search_and_fetch', 'map_site', 'crawl_site', 'crawl_status'],
   );
   const fetchUrl = tools.find((tool: any) => tool.name === 'fetch_url');
   assert.equal(fetchUrl.inputSchema.properties.max_tokens.type, 'integer');

@@ -18,7 +18,15 @@ async function connect(
     throw new Error('not used in this test');
   };
   const server = createMcpServer(
-    { fetchUrl, estimate: unused, fetchMultiple: unused, searchAndFetch: unused },
+    {
+      fetchUrl,
+      estimate: unused,
+      fetchMultiple: unused,
+      searchAndFetch: unused,
+      mapSite: unused,
+      startCrawl: unused,
+      crawlStatus: unused,
+    },
     { logError: (e) => logged.push(e) },
   );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -39,7 +39,7 @@ const LOCAL_ENV = {
   SEARCH_BASE_URL: searxng.origin,
 };
 
-test('local mode: the four tools, each callable, errors as tool results', async (t) => {
+test('local mode: the tools listed, the four fetch tools each callable, errors as tool results', async (t) => {
   const { client, stderr } = await connectStdio(t, LOCAL_ENV);
   await checkToolList(client);
   await checkFetchUrl(client, site);

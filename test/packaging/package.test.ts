@@ -163,9 +163,12 @@ test('the installed MCP server answers the SDK client over stdio: tools listed a
 
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+    'crawl_site',
+    'crawl_status',
     'estimate_tokens',
     'fetch_multiple',
     'fetch_url',
+    'map_site',
     'search_and_fetch',
   ]);
   const result = await client.callTool({ name: 'fetch_url', arguments: { url: site.url('/article') } });

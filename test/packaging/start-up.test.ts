@@ -122,7 +122,7 @@ test('the installed MCP server answers initialize and tools/list before it loads
   await client.connect(transport);
   t.after(() => client.close());
   const { tools } = await client.listTools();
-  assert.equal(tools.length, 4);
+  assert.equal(tools.length, 7);
   const page = await client.callTool({ name: 'fetch_url', arguments: { url: site.url('/article') } });
   assert.equal(page.isError, undefined);
 

@@ -31,9 +31,9 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (ap
       schema: {
         summary: 'MCP server (Streamable HTTP transport)',
         description:
-          'The tools fetch_url, estimate_tokens, fetch_multiple and search_and_fetch over the Model ' +
-          'Context Protocol, stateless (no Mcp-Session-Id). Send JSON-RPC messages with `Accept: ' +
-          'application/json, text/event-stream`; answers are JSON. See /.well-known/mcp.json.',
+          'The tools fetch_url, estimate_tokens, fetch_multiple, search_and_fetch, map_site, crawl_site and ' +
+          'crawl_status over the Model Context Protocol, stateless (no Mcp-Session-Id). Send JSON-RPC messages ' +
+          'with `Accept: application/json, text/event-stream`; answers are JSON. See /.well-known/mcp.json.',
         tags: ['mcp'],
         body: Type.Unknown({ description: 'A JSON-RPC 2.0 message (MCP).' }),
       },
