@@ -1,6 +1,6 @@
 // Past one page: POST /map lists a site's URLs; POST /crawl reads a site as a job (GET /crawl/{id} for its progress
-// and pages, DELETE to cancel). The page results are the fetch result's shape; the MCP tools' shapes of the same (pages
-// cut to their first part) are at the end.
+// and pages, DELETE to cancel, GET /account/crawls for the account's latest). The page results are the fetch result's
+// shape; the MCP tools' shapes of the same (pages cut to their first part) are at the end.
 import { Type, type Static } from '@sinclair/typebox';
 import { FetchResult, FORMATS, MAX_URL_LENGTH, StringEnum, Url } from './fetch.js';
 
@@ -188,6 +188,22 @@ export const CrawlErrors = Type.Object({
   next_cursor: Type.Union([Type.String(), Type.Null()]),
 });
 export type CrawlErrors = Static<typeof CrawlErrors>;
+
+export const CrawlList = Type.Array(
+  Type.Object({
+    id: Type.String(),
+    url: Type.String(),
+    status: StringEnum(CRAWL_STATUSES),
+    stop_reason: Type.Union([Type.String(), Type.Null()]),
+    discovered: Type.Integer(),
+    fetched: Type.Integer(),
+    failed: Type.Integer(),
+    credits: Type.Number(),
+    created_at: Type.String(),
+  }),
+  { description: "The account's latest crawls, newest first." },
+);
+export type CrawlList = Static<typeof CrawlList>;
 
 /** crawl_status's arguments: GET /crawl/{id}'s path and query in one object. */
 export const CrawlStatusArgs = Type.Object(

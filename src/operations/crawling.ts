@@ -7,6 +7,7 @@ import {
   CRAWL_PAGE_LIST_LIMIT,
   type CrawlCreated,
   type CrawlErrors,
+  type CrawlList,
   type CrawlPageQuery,
   type CrawlRequest,
   type CrawlStatus,
@@ -22,6 +23,7 @@ import { AppError, FieldError, type Locate, locating } from '../errors.js';
 import type { RobotsPolicy } from '../fetchers/robots.js';
 import type { SafeClient } from '../net/safe-client.js';
 import type { FetchService } from '../services/fetch-service.js';
+import type { Account } from '../store/types.js';
 import type { CrawlWorker } from './crawl-worker.js';
 import type { Caller, MeterFor } from './meter.js';
 
@@ -200,13 +202,12 @@ export function createCrawlOperations(deps: CrawlingDeps) {
     return status(caller, id, { limit: 1 }, (field) => ['query', ...field]);
   }
 
-  /** The account's latest crawls, for the dashboard. */
-  async function listCrawls(caller: Caller, limit = 20) {
-    const { account } = accountOf(caller, 'listing crawls');
+  /** The account's latest crawls (GET /account/crawls, and /auth/crawls for the dashboard). */
+  async function listCrawls(account: Account, limit = 20): Promise<CrawlList> {
     return (await crawls.list(account.id, limit)).map((crawl) => ({
       id: crawl.id,
       url: crawl.url,
-      status: crawl.status,
+      status: crawl.status as CrawlStatus['status'],
       stop_reason: crawl.stop_reason,
       discovered: crawl.discovered,
       fetched: crawl.fetched,

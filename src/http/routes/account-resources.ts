@@ -1,5 +1,5 @@
-// The account's own resources (the account, its keys, its usage), served twice with one implementation: under
-// /account behind an API key and under /auth behind the session cookie. Only the authenticator in front differs.
+// The account's own resources (the account, its keys, its usage, its crawls), served twice with one implementation:
+// under /account behind an API key and under /auth behind the session cookie. Only the authenticator in front differs.
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
@@ -11,6 +11,7 @@ import {
   LabelQuery,
   UsageSummary,
 } from '../../contract/account.js';
+import { CrawlList } from '../../contract/crawl.js';
 import type { AppDeps } from '../app-deps.js';
 import type { Account } from '../../operations/accounts.js';
 import { responses } from '../responses.js';
@@ -70,6 +71,19 @@ export const accountResourceRoutes: FastifyPluginAsyncTypebox<ResourceOptions> =
     `${base}/usage`,
     { schema: { summary: 'Usage this calendar month', tags, response: responses(UsageSummary) } },
     async (request) => ops.usage(accountOf(request)),
+  );
+
+  scope.get(
+    `${base}/crawls`,
+    {
+      schema: {
+        summary: `The latest crawls of the account ${who}`,
+        description: 'Up to 20, newest first, with their progress; GET /crawl/{id} has the pages of one.',
+        tags,
+        response: responses(CrawlList),
+      },
+    },
+    async (request) => options.deps.operations.crawling.listCrawls(accountOf(request)),
   );
 
   if (base === '/account') {

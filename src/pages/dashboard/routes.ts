@@ -1,5 +1,6 @@
-// GET /dashboard and the forms it posts (/dashboard/*): sign-in by e-mail, keys, checkout and portal, the playground,
-// sign-out. Forms work without JavaScript; every POST passes the cross-site check of the cookie-authenticated routes.
+// GET /dashboard (the account, keys, usage, crawls, billing) and the forms it posts (/dashboard/*): sign-in by e-mail,
+// keys, checkout and portal, the playground, sign-out. Forms work without JavaScript; every POST passes the
+// cross-site check of the cookie-authenticated routes.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { refuseCrossSite } from '../../http/session.js';
 import type { AppDeps } from '../../http/app-deps.js';
@@ -52,12 +53,17 @@ export const dashboardRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     const who = await api('GET', '/auth/whoami');
     if (who.setCookie) void reply.header('set-cookie', who.setCookie);
     if (!who.body?.account) return undefined;
-    const [keys, usage] = await Promise.all([api('GET', '/auth/keys'), api('GET', '/auth/usage')]);
-    if (keys.status !== 200 || usage.status !== 200) return undefined;
+    const [keys, usage, crawls] = await Promise.all([
+      api('GET', '/auth/keys'),
+      api('GET', '/auth/usage'),
+      api('GET', '/auth/crawls'),
+    ]);
+    if (keys.status !== 200 || usage.status !== 200 || crawls.status !== 200) return undefined;
     return {
       account: who.body.account,
       keys: keys.body,
       usage: usage.body,
+      crawls: crawls.body,
       billing: Boolean(deps.config.STRIPE_SECRET_KEY),
     };
   }
