@@ -124,11 +124,17 @@ export function describePricing(monthlyCredits: Partial<Record<Plan['key'], numb
       search_with_3_fetches: toCredits(SEARCH_MILLICREDITS),
       search_each_further_result: toCredits(ROUTE_MILLICREDITS.html),
     },
-    flat_rates_usd: { estimate_tokens: toUsd(ESTIMATE_MILLICREDITS), cache_hit: toUsd(CACHE_HIT_MILLICREDITS) },
+    flat_rates_usd: {
+      estimate_tokens: toUsd(ESTIMATE_MILLICREDITS),
+      cache_hit: toUsd(CACHE_HIT_MILLICREDITS),
+      map: toUsd(MAP_MILLICREDITS),
+    },
     flat_rates_credits: {
       estimate_tokens: toCredits(ESTIMATE_MILLICREDITS),
       cache_hit: toCredits(CACHE_HIT_MILLICREDITS),
+      map: toCredits(MAP_MILLICREDITS),
     },
+    crawl: 'each page a crawl reads is billed as a fetch of it: its route_credits, or cache_hit from the cache',
     packs: CREDIT_PACKS.map((p) => ({
       item_key: p.key,
       credits: p.credits,

@@ -52,7 +52,9 @@ test('the published price list', () => {
     search_with_3_fetches: 15,
     search_each_further_result: 1,
   });
-  assert.deepEqual(p.flat_rates_usd, { estimate_tokens: 0.0002, cache_hit: 0.0001 });
+  assert.deepEqual(p.flat_rates_usd, { estimate_tokens: 0.0002, cache_hit: 0.0001, map: 0.001 });
+  assert.deepEqual(p.flat_rates_credits, { estimate_tokens: 0.2, cache_hit: 0.1, map: 1 });
+  assert.match(p.crawl, /each page .* billed as a fetch/);
   assert.deepEqual(
     p.packs.map((x) => [x.item_key, x.credits, x.price_usd]),
     [

@@ -1,6 +1,7 @@
 // GET /llms.txt in the llmstxt.org layout: H1 name, blockquote summary, notes, then H2 sections of Markdown links.
 import type { Config } from '../config.js';
 import { TOOLS } from '../contract/tools.js';
+import { MAP_MILLICREDITS, toCredits } from '../pricing.js';
 import { INTEGRATIONS } from './integrations.js';
 import { PRODUCT_NAME, SUMMARY, discoveryLinks } from './product.js';
 
@@ -26,6 +27,8 @@ curl -s '${l.base}/r/https://example.com/page?max_tokens=2000' -H 'X-Service-Key
 \`\`\`
 
 \`max_age\` (seconds) refetches a cached copy older than that and says in \`fetch_info.changed\` whether the content changed (\`fetch_info.content_hash\` hashes it); \`include\` and \`exclude\` (CSS selectors) choose the part of the page, made from the cached copy without fetching it again.
+
+Whole sites: \`POST /map {"url": "https://example.com/", "search": "pricing"}\` lists a site's URLs from its sitemaps, llms.txt and links (${toCredits(MAP_MILLICREDITS)} credit). \`POST /crawl {"url": "https://example.com/docs/", "limit": 50}\` reads its pages as a job and answers 202 with an \`id\`; \`GET /crawl/{id}\` gives its \`status\`, \`counts\` and \`pages\` (each a fetch result; pass \`next_cursor\` as \`cursor\` for more), \`DELETE /crawl/{id}\` cancels it. Each page is billed as a fetch of it.
 
 MCP tools: ${TOOLS.map((t) => `\`${t.name}\``).join(', ')}, over Streamable HTTP at ${l.mcp_endpoint} or over stdio with \`npx -y fetchdown mcp\`.
 

@@ -36,7 +36,7 @@ export function buildMcpManifest(config: Config) {
         env: [
           {
             name: 'FETCHDOWN_API_URL',
-            description: `Remote mode: the API to call, e.g. ${links.base}`,
+            description: `Remote mode: the API to call, e.g. ${links.base} (map_site and the crawl tools need it)`,
             isSecret: false,
           },
           {

@@ -6,8 +6,9 @@ export const PRODUCT_NAME = 'Fetchdown';
 export const SUMMARY =
   'Web fetch for AI agents: any URL as clean, LLM-ready Markdown with its title and an exact ' +
   'token count, trimmed to a token budget when asked. Also batch fetches of up to 20 URLs, ' +
-  'token estimates without downloading, and web search plus fetch of the top results, as an ' +
-  'HTTP API, an MCP server (stdio and Streamable HTTP) and a CLI.';
+  'token estimates without downloading, web search plus fetch of the top results, and whole ' +
+  "sites: a site's URLs (map) and its pages read as a job (crawl), as an HTTP API, an MCP server " +
+  '(stdio and Streamable HTTP) and a CLI.';
 
 export const AUTH_HEADER = 'X-Service-Key';
 
@@ -18,7 +19,8 @@ export function authInstructions(anonymousAccess: boolean): string {
     : 'The metered endpoints refuse calls without a key (401).';
   return (
     `Send your API key in the X-Service-Key header on /fetch, /fetch/batch, /estimate, ` +
-    `/search, /cache, /mcp and the /account endpoints. Create an account and a first key with ` +
+    `/search, /cache, /map, /crawl, /mcp and the /account endpoints (a crawl always needs one). ` +
+    `Create an account and a first key with ` +
     `POST /account/signup {"email": "…"} (no authentication, free tier without a credit card): ` +
     `the key is shown once and e-mailed. ${keyless} For the stdio MCP server in remote mode, ` +
     `set FETCHDOWN_API_URL and FETCHDOWN_API_KEY.`

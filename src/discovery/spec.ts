@@ -7,9 +7,10 @@ import {
   MAX_SELECTORS,
   MAX_URL_LENGTH,
 } from '../contract/fetch.js';
+import { MAX_MAP_LINKS } from '../contract/crawl.js';
 import { TOOLS } from '../contract/tools.js';
 import { INTEGRATIONS } from './integrations.js';
-import { describePricing } from '../pricing.js';
+import { describePricing, MAP_MILLICREDITS, toCredits } from '../pricing.js';
 import { API_VERSION } from '../version.js';
 import { AUTH_HEADER, PRODUCT_NAME, PUBLIC_PATHS, SUMMARY, authInstructions, discoveryLinks } from './product.js';
 
@@ -55,6 +56,22 @@ export function buildSpec(config: Config) {
       },
       { method: 'GET', path: '/cache', summary: 'Cache status of a URL' },
       { method: 'DELETE', path: '/cache', summary: 'Drop the cached copy of a URL' },
+      {
+        method: 'POST',
+        path: '/map',
+        summary:
+          `A site's URLs (up to ${MAX_MAP_LINKS}) from its sitemaps, llms.txt and links, ranked by a search when ` +
+          `given; ${toCredits(MAP_MILLICREDITS)} credit a call`,
+      },
+      {
+        method: 'POST',
+        path: '/crawl',
+        summary: 'Start a crawl of a site as a job: 202 with its id; each page is billed as a fetch (needs a key)',
+      },
+      { method: 'GET', path: '/crawl/{id}', summary: "A crawl's status, counts and pages, a cursor at a time" },
+      { method: 'GET', path: '/crawl/{id}/errors', summary: "A crawl's pages that could not be read, with why" },
+      { method: 'DELETE', path: '/crawl/{id}', summary: 'Cancel a crawl: nothing new starts, nothing more is charged' },
+      { method: 'GET', path: '/account/crawls', summary: "The account's latest crawls with their progress" },
       { method: 'POST', path: '/mcp', summary: 'The MCP tools over Streamable HTTP' },
     ],
     pages: {
@@ -84,6 +101,7 @@ export function buildSpec(config: Config) {
       search_query_length: { min: 2, max: 500 },
       search_num_results: { min: 1, max: MAX_SEARCH_RESULTS, default: 3 },
       search_max_tokens_each: { min: 100, max: 20000, default: 2000 },
+      map_links: { min: 1, max: MAX_MAP_LINKS, default: 100 },
       selectors: { max_items: MAX_SELECTORS, max_length: MAX_SELECTOR_LENGTH },
       cache_ttl_hours: 6,
       free_tier_credits_per_month: config.FREE_MONTHLY_CREDITS,

@@ -12,7 +12,7 @@ import { buildTestApp } from '../helpers/test-app.js';
 const BASE = 'https://fetchdown.example';
 const api = await buildTestApp({ after }, { PUBLIC_BASE_URL: `${BASE}/` });
 
-test('GET /spec: summary, links, the four tools, authentication and the price list', async () => {
+test('GET /spec: summary, links, the tools, the operations, authentication and the price list', async () => {
   const res = await api.get('/spec');
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /application\/json/);
@@ -45,7 +45,8 @@ test('GET /spec: summary, links, the four tools, authentication and the price li
     search_with_3_fetches: 15,
     search_each_further_result: 1,
   });
-  assert.deepEqual(p.flat_rates_usd, { estimate_tokens: 0.0002, cache_hit: 0.0001 });
+  assert.deepEqual(p.flat_rates_usd, { estimate_tokens: 0.0002, cache_hit: 0.0001, map: 0.001 });
+  assert.equal(p.flat_rates_credits.map, 1);
   assert.deepEqual(
     p.packs.map((x: any) => [x.item_key, x.credits, x.price_usd]),
     [
@@ -63,6 +64,18 @@ test('GET /spec: summary, links, the four tools, authentication and the price li
     ['free', 'starter', 'pro', 'scale'],
   );
   assert.deepEqual(spec.limits.search_num_results, { min: 1, max: 10, default: 3 });
+  assert.deepEqual(spec.limits.map_links, { min: 1, max: 5000, default: 100 });
+  const operations = spec.operations.map((o: { method: string; path: string }) => `${o.method} ${o.path}`);
+  for (const operation of [
+    'POST /map',
+    'POST /crawl',
+    'GET /crawl/{id}',
+    'GET /crawl/{id}/errors',
+    'DELETE /crawl/{id}',
+    'GET /account/crawls',
+  ])
+    assert.ok(operations.includes(operation), operation);
+  assert.match(spec.operations.find((o: { path: string }) => o.path === '/map').summary, /1 credit a call/);
 });
 
 test('GET /spec shows the plan allowances and anonymous access in force', async (t) => {
@@ -90,6 +103,15 @@ test('GET /.well-known/mcp.json: name, version, transports, tools with input sch
   const search = manifest.tools.find((x: any) => x.name === 'search_and_fetch');
   assert.equal(search.inputSchema.properties.num_results.maximum, 10);
   assert.deepEqual(search.inputSchema.required, ['query']);
+  assert.deepEqual(
+    manifest.tools.map((x: any) => x.name),
+    TOOLS.map((t) => t.name),
+  );
+  const crawl = manifest.tools.find((x: any) => x.name === 'crawl_site');
+  assert.deepEqual([crawl.inputSchema.required, crawl.annotations.readOnlyHint], [['url'], false]);
+  const status = manifest.tools.find((x: any) => x.name === 'crawl_status');
+  assert.deepEqual(status.inputSchema.required, ['id']);
+  assert.ok(stdio.env.some((e: any) => e.name === 'FETCHDOWN_API_URL' && /crawl tools need it/.test(e.description)));
 });
 
 test('the manifest lists exactly the tools the MCP server serves', async (t) => {
@@ -114,6 +136,8 @@ test('GET /llms.txt: text/plain in the llmstxt.org layout with absolute links', 
     if (line === '' || line.startsWith('## ')) continue;
     assert.match(line, /^- \[[^\]]+\]\(https:\/\/fetchdown\.example\/[^)]*\)(: .+)?$/, line);
   }
+  assert.match(text, /`POST \/map .*1 credit\)\. `POST \/crawl .*`GET \/crawl\/\{id\}`/);
+  assert.match(text, /MCP tools: .*`map_site`, `crawl_site`, `crawl_status`/);
   for (const path of [
     '/spec',
     '/openapi.json',
@@ -163,6 +187,13 @@ const SPEC_ENDPOINTS: [string, string, string?][] = [
   ['get', '/health'],
   ['get', '/ready'],
   ['post', '/mcp'],
+  ['post', '/map'],
+  ['post', '/crawl'],
+  ['get', '/crawl/{id}', '/crawl/cr_1'],
+  ['get', '/crawl/{id}/errors', '/crawl/cr_1/errors'],
+  ['delete', '/crawl/{id}', '/crawl/cr_1'],
+  ['get', '/account/crawls'],
+  ['get', '/auth/crawls'],
 ];
 
 test('GET /openapi.json describes every spec endpoint the app serves', async () => {
@@ -176,7 +207,16 @@ test('GET /openapi.json describes every spec endpoint the app serves', async () 
     served.push(`${method} ${path}`);
     assert.ok(doc.paths[path]?.[method], `${method.toUpperCase()} ${path} is served but not in /openapi.json`);
   }
-  for (const endpoint of ['post /search', 'post /mcp', 'get /spec', 'get /.well-known/mcp.json', 'get /llms.txt'])
+  for (const endpoint of [
+    'post /search',
+    'post /mcp',
+    'get /spec',
+    'get /.well-known/mcp.json',
+    'get /llms.txt',
+    'post /crawl',
+    'get /account/crawls',
+    'get /auth/crawls',
+  ])
     assert.ok(served.includes(endpoint), endpoint);
   const search = doc.paths['/search'].post;
   const body = search.requestBody.content['application/json'].schema;
