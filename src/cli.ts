@@ -1,25 +1,36 @@
-// The `fetchdown` command: one URL to stdout (in this process, or through a Fetchdown API in remote mode),
-// `fetchdown serve` for the HTTP API and `fetchdown mcp` for the MCP server on stdio.
-import { dirname, resolve, sep } from 'node:path';
+// The `fetchdown` command: one URL to stdout (in this process, or through a Fetchdown API in remote mode), a site's
+// map or crawl through the API, `fetchdown serve` for the HTTP API and `fetchdown mcp` for the MCP server on stdio.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { TSchema } from '@sinclair/typebox';
 import { ConfigError, loadConfig, userDataDir, type Config } from './config.js';
 import { ValidationError } from './errors.js';
+import { CrawlRequest, MapRequest, type CrawlStatus } from './contract/crawl.js';
 import { FetchRequest, type FetchResult } from './contract/fetch.js';
 import { validateInput } from './contract/validate.js';
 import { agentMode } from './operations/agent.js';
+import { describeProgress, followCrawl, pageFile } from './operations/crawl-follow.js';
 import { describeFailure } from './operations/failure.js';
+import { createFileNamer } from './util/file-names.js';
 import { API_VERSION } from './version.js';
 
 const USAGE = `Usage:
   fetchdown <url> [--max-tokens N] [--query TEXT] [--format markdown|text|json] [--links inline|reference|none]
                   [--images keep|none] [--max-age SECONDS] [--include SELECTOR]... [--exclude SELECTOR]... [--verbose]
+  fetchdown map <url> [--limit N] [--search TEXT] [--json]
+                      a site's URLs, one a line (--json: the API's answer with titles and sources)
+  fetchdown crawl <url> --out DIR [--limit N] [--max-depth N] [--json]
+                      crawl a site: one Markdown file per page in DIR with front matter; the paths on stdout
+                      (--json: a summary at the end), progress on stderr
   fetchdown serve     start the HTTP API (configured by the same environment variables as npm start)
   fetchdown mcp       start the MCP server on stdio
   fetchdown stripe-setup  create the plans' Stripe products and prices (STRIPE_SECRET_KEY); safe to run again
   fetchdown --help | --version
 
-A fetch runs in this process, or calls a Fetchdown API when FETCHDOWN_API_URL and FETCHDOWN_API_KEY are set.
+A fetch runs in this process, or calls a Fetchdown API when FETCHDOWN_API_URL and FETCHDOWN_API_KEY are set; map
+and crawl always call one.
 --query with --max-tokens returns the passages that best match it, in page order, within the budget.
 The content goes to stdout; --verbose adds the metadata as JSON on stderr. --max-age refetches a cached copy older
 than that; --include and --exclude (CSS selectors, repeatable) keep only, or drop, the elements they match.
@@ -63,28 +74,22 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
   return new Promise((done) => stream.write(text, () => done()));
 }
 
-function parseFetchArgs(argv: string[]) {
+/** A command's flags and its one URL (exit 2 otherwise); --help prints the usage instead. */
+async function parseFlags<T extends ParseArgsConfig['options']>(argv: string[], options: T) {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    await write(process.stdout, `${USAGE}\n`);
+    process.exit(EXIT.ok);
+  }
+  let parsed;
   try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        'max-tokens': { type: 'string' },
-        query: { type: 'string' },
-        format: { type: 'string', default: 'markdown' },
-        links: { type: 'string', default: 'inline' },
-        images: { type: 'string', default: 'keep' },
-        'max-age': { type: 'string' },
-        include: { type: 'string', multiple: true },
-        exclude: { type: 'string', multiple: true },
-        verbose: { type: 'boolean', short: 'v', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', default: false },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options });
   } catch (error) {
     return fail(`${(error as Error).message}\n\n${USAGE}`, EXIT.usage);
   }
+  const [url, ...more] = parsed.positionals;
+  if (url === undefined || more.length > 0)
+    fail(`expected one URL, got ${parsed.positionals.length}\n\n${USAGE}`, EXIT.usage);
+  return { values: parsed.values, url };
 }
 
 /** A 422's issues with the names a CLI user typed: the positional url, else the flag (and which of a repeated one). */
@@ -101,9 +106,9 @@ function flagIssues(error: ValidationError): string {
 /**
  * Validation as the API does it (the same schema, just as strict): a flag's text becomes a number only if it is one.
  */
-function validateFetch(raw: Record<string, unknown>): FetchRequest {
+function validateFlags<T>(schema: TSchema, raw: Record<string, unknown>): T {
   try {
-    return validateInput<FetchRequest>(FetchRequest, raw, 'body');
+    return validateInput<T>(schema, raw, 'body');
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     return fail(flagIssues(error), EXIT.usage);
@@ -112,13 +117,30 @@ function validateFetch(raw: Record<string, unknown>): FetchRequest {
 
 const asInteger = (text: string): number | string => (/^-?\d+$/.test(text.trim()) ? Number(text) : text);
 
+/** A failed operation as the API would answer it, on stderr; exit 2 for a 422, else 1. */
+async function failWith(error: unknown): Promise<never> {
+  if (error instanceof ValidationError) return fail(flagIssues(error), EXIT.usage);
+  const { status, summary } = describeFailure(error);
+  // The API hides internals from callers; here the caller is the operator, who needs them to report the bug.
+  if (status === 500 && error instanceof Error) await write(process.stderr, `${error.stack ?? error.message}\n`);
+  return fail(summary, status === 422 ? EXIT.usage : EXIT.failed);
+}
+
 async function fetchCommand(argv: string[]): Promise<void> {
-  const { values, positionals } = parseFetchArgs(argv);
-  if (values.help) return void (await write(process.stdout, `${USAGE}\n`));
-  if (values.version) return void (await write(process.stdout, `${API_VERSION}\n`));
-  if (positionals.length !== 1) fail(`expected one URL, got ${positionals.length}\n\n${USAGE}`, EXIT.usage);
-  const args = validateFetch({
-    url: positionals[0],
+  if (argv.includes('--version')) return void (await write(process.stdout, `${API_VERSION}\n`));
+  const { values, url } = await parseFlags(argv, {
+    'max-tokens': { type: 'string' },
+    query: { type: 'string' },
+    format: { type: 'string', default: 'markdown' },
+    links: { type: 'string', default: 'inline' },
+    images: { type: 'string', default: 'keep' },
+    'max-age': { type: 'string' },
+    include: { type: 'string', multiple: true },
+    exclude: { type: 'string', multiple: true },
+    verbose: { type: 'boolean', short: 'v', default: false },
+  });
+  const args = validateFlags<FetchRequest>(FetchRequest, {
+    url,
     format: values.format,
     links: values.links,
     images: values.images,
@@ -138,11 +160,7 @@ async function fetchCommand(argv: string[]): Promise<void> {
     result = await handle.operations.fetchUrl(args);
   } catch (error) {
     await handle.close();
-    if (error instanceof ValidationError) return fail(flagIssues(error), EXIT.usage);
-    const { status, summary } = describeFailure(error);
-    // The API hides internals from callers; here the caller is the operator, who needs them to report the bug.
-    if (status === 500 && error instanceof Error) await write(process.stderr, `${error.stack ?? error.message}\n`);
-    return fail(summary, status === 422 ? EXIT.usage : EXIT.failed);
+    return failWith(error);
   }
   await handle.close();
   if (values.verbose) {
@@ -152,6 +170,112 @@ async function fetchCommand(argv: string[]): Promise<void> {
   const out = args.format === 'json' ? JSON.stringify(result, null, 2) : result.markdown;
   await write(process.stdout, out.endsWith('\n') ? out : `${out}\n`);
   process.exit(EXIT.ok);
+}
+
+/** The API's operations for a command that runs only on a server (exit 3 without FETCHDOWN_API_URL and _KEY). */
+async function remoteOperations(command: string) {
+  const config = readConfig();
+  const { FETCHDOWN_API_URL: baseUrl, FETCHDOWN_API_KEY: apiKey } = config;
+  if (!baseUrl || !apiKey)
+    fail(
+      `${command} runs on a Fetchdown server: set FETCHDOWN_API_URL (the server) and FETCHDOWN_API_KEY (your API ` +
+        'key of it)',
+      EXIT.config,
+    );
+  const { createRemoteOperations } = await import('./operations/remote.js');
+  // A map reads sitemaps and a page; its deadline is a search's.
+  return createRemoteOperations({ baseUrl, apiKey, timeoutMs: config.FETCH_TIMEOUT_MS * 3 });
+}
+
+async function mapCommand(argv: string[]): Promise<void> {
+  const { values, url } = await parseFlags(argv, {
+    limit: { type: 'string' },
+    search: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  });
+  const args = validateFlags<MapRequest>(MapRequest, {
+    url,
+    ...(values.limit !== undefined && { limit: asInteger(values.limit) }),
+    ...(values.search !== undefined && { search: values.search }),
+  });
+  const operations = await remoteOperations('map');
+  const result = await operations.mapSite(args).catch(failWith);
+  const out = values.json ? JSON.stringify(result, null, 2) : result.links.map((link) => link.url).join('\n');
+  await write(process.stdout, out ? `${out}\n` : '');
+}
+
+/** How often `fetchdown crawl` asks for progress, and prints a line of it when stderr is not a terminal. */
+const POLL_MS = 1000;
+const PROGRESS_LINE_MS = 5000;
+const BAR_WIDTH = 24;
+
+/** A progress bar redrawn in place on a terminal; a line every PROGRESS_LINE_MS otherwise (logs, CI). */
+function createProgress(stream: NodeJS.WriteStream) {
+  const started = Date.now();
+  let printed = 0;
+  return {
+    show(status: CrawlStatus, last = false) {
+      if (stream.isTTY) {
+        const line = describeProgress(status, Date.now() - started, BAR_WIDTH);
+        stream.write(`\r\x1b[K${line}${last ? '\n' : ''}`);
+      } else if (last || Date.now() - printed >= PROGRESS_LINE_MS) {
+        printed = Date.now();
+        stream.write(`fetchdown: ${describeProgress(status, printed - started)}\n`);
+      }
+    },
+    /** Takes the bar off the terminal's line before another line is written there; the next show draws it again. */
+    clear() {
+      if (stream.isTTY) stream.write('\r\x1b[K');
+    },
+  };
+}
+
+async function crawlCommand(argv: string[]): Promise<void> {
+  const { values, url } = await parseFlags(argv, {
+    out: { type: 'string' },
+    limit: { type: 'string' },
+    'max-depth': { type: 'string' },
+    json: { type: 'boolean', default: false },
+  });
+  const args = validateFlags<CrawlRequest>(CrawlRequest, {
+    url,
+    ...(values.limit !== undefined && { limit: asInteger(values.limit) }),
+    ...(values['max-depth'] !== undefined && { max_depth: asInteger(values['max-depth']) }),
+  });
+  const out = values.out ?? fail(`--out: the directory to write the pages to is required\n\n${USAGE}`, EXIT.usage);
+  const cannot = (what: string) => (error: Error) => fail(`cannot ${what}: ${error.message}`, EXIT.failed);
+  const operations = await remoteOperations('crawl');
+  await mkdir(out, { recursive: true }).catch(cannot(`create ${out}`));
+  const created = await operations.startCrawl(args).catch(failWith);
+  const progress = createProgress(process.stderr);
+  const nameOf = createFileNamer();
+  const files: { url: string; file: string }[] = [];
+  let last: CrawlStatus | undefined;
+  try {
+    for await (const { status, pages } of followCrawl(operations, created.id, POLL_MS)) {
+      for (const page of pages) {
+        const file = join(out, nameOf(page.url));
+        await writeFile(file, pageFile(page)).catch(cannot(`write ${file}`));
+        files.push({ url: page.url, file });
+        if (values.json) continue;
+        progress.clear();
+        await write(process.stdout, `${file}\n`);
+      }
+      if (status.status === 'queued' || status.status === 'running') progress.show(status);
+      last = status;
+    }
+  } catch (error) {
+    await write(process.stderr, `\nfetchdown: crawl ${created.id} could not be followed (${created.status_url})\n`);
+    return failWith(error);
+  }
+  // followCrawl gives at least one status before it ends.
+  const { id, status, stop_reason, error, counts } = last!;
+  progress.show(last!, true);
+  if (values.json) {
+    const summary = { id, status, stop_reason, error, counts, files };
+    await write(process.stdout, `${JSON.stringify(summary, null, 2)}\n`);
+  }
+  if (status !== 'completed') fail(`crawl ${id} ${status}: ${error ?? stop_reason}`, EXIT.failed);
 }
 
 /** One line per plan on stdout; exit code 3 without STRIPE_SECRET_KEY, 1 if Stripe refused. */
@@ -186,6 +310,8 @@ async function runCli(argv: string[]): Promise<void> {
     const create = async () => (await import('./pipeline.js')).createAgentOperations(config);
     return runStdioServer(config, deferOperations(agentMode(config), create));
   }
+  if (command === 'map') return mapCommand(argv.slice(1));
+  if (command === 'crawl') return crawlCommand(argv.slice(1));
   if (command === 'stripe-setup') return stripeSetupCommand();
   if (command === undefined) fail(`no URL given\n\n${USAGE}`, EXIT.usage);
   return fetchCommand(argv);
