@@ -1,5 +1,6 @@
 // The `fetchdown` command: one URL to stdout (in this process, or through a Fetchdown API in remote mode), a site's
-// map or crawl through the API, `fetchdown serve` for the HTTP API and `fetchdown mcp` for the MCP server on stdio.
+// map or crawl through the API, `fetchdown serve` for the HTTP API, `fetchdown worker` for crawl workers and
+// `fetchdown mcp` for the MCP server on stdio.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,7 @@ const USAGE = `Usage:
                       crawl a site: one Markdown file per page in DIR with front matter; the paths on stdout
                       (--json: a summary at the end), progress on stderr
   fetchdown serve     start the HTTP API (configured by the same environment variables as npm start)
+  fetchdown worker    read crawl jobs from Redis (CACHE_URL, as the API processes) until SIGTERM
   fetchdown mcp       start the MCP server on stdio
   fetchdown stripe-setup  create the plans' Stripe products and prices (STRIPE_SECRET_KEY); safe to run again
   fetchdown --help | --version
@@ -309,6 +311,10 @@ async function runCli(argv: string[]): Promise<void> {
     const config = readConfig({ EXTRACT_WORKERS: MCP_WORKERS });
     const create = async () => (await import('./pipeline.js')).createAgentOperations(config);
     return runStdioServer(config, deferOperations(agentMode(config), create));
+  }
+  if (command === 'worker') {
+    const { startWorker } = await import('./main.js');
+    return startWorker({ DATA_DIR: DEFAULT_DATA_DIR });
   }
   if (command === 'map') return mapCommand(argv.slice(1));
   if (command === 'crawl') return crawlCommand(argv.slice(1));

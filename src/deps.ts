@@ -53,6 +53,8 @@ export function createDeps(config: Config, options: { clock?: Clock; addresses?:
       .catch((error: unknown) => log.error({ err: error }, 'crawls could not be resumed'));
   return {
     config,
+    /** The process's logger (`fetchdown worker` has no HTTP app to log with). */
+    log,
     cache: pipeline.cache,
     operations,
     store: accountServices.store,
