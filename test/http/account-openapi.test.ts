@@ -24,6 +24,7 @@ test('every account, session and admin route is documented with its security', a
     ['/account/keys', 'post', [{ ServiceKey: [] }]],
     ['/account/keys/{key_id}', 'delete', [{ ServiceKey: [] }]],
     ['/account/usage', 'get', [{ ServiceKey: [] }]],
+    ['/account/crawls', 'get', [{ ServiceKey: [] }]],
     ['/auth/login', 'post', undefined],
     ['/auth/verify', 'get', undefined],
     ['/auth/verify', 'post', undefined],
@@ -33,6 +34,7 @@ test('every account, session and admin route is documented with its security', a
     ['/auth/keys', 'post', [{ SessionCookie: [] }]],
     ['/auth/keys/{key_id}', 'delete', [{ SessionCookie: [] }]],
     ['/auth/usage', 'get', [{ SessionCookie: [] }]],
+    ['/auth/crawls', 'get', [{ SessionCookie: [] }]],
     ['/admin/metrics', 'get', [{ AdminToken: [] }, { AdminTokenQuery: [] }]],
   ];
   for (const [path, method, security] of routes) {
