@@ -185,7 +185,7 @@ async function remoteOperations(command: string) {
       EXIT.config,
     );
   const { createRemoteOperations } = await import('./operations/remote.js');
-  // A map reads sitemaps and a page; its deadline is a search's.
+  // A search's deadline: a map reads a site's sitemaps and its start page.
   return createRemoteOperations({ baseUrl, apiKey, timeoutMs: config.FETCH_TIMEOUT_MS * 3 });
 }
 
@@ -267,7 +267,8 @@ async function crawlCommand(argv: string[]): Promise<void> {
       last = status;
     }
   } catch (error) {
-    await write(process.stderr, `\nfetchdown: crawl ${created.id} could not be followed (${created.status_url})\n`);
+    progress.clear();
+    await write(process.stderr, `fetchdown: crawl ${created.id} could not be followed (${created.status_url})\n`);
     return failWith(error);
   }
   // followCrawl gives at least one status before it ends.
