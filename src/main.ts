@@ -65,8 +65,6 @@ export async function startWorker(defaults: Record<string, string> = {}): Promis
         'the server reads its crawls itself)',
     );
   const deps = createDeps(config);
-  deps.operations.workCrawls(config.CRAWL_CONCURRENCY);
-  deps.log.info({ concurrency: config.CRAWL_CONCURRENCY }, 'crawl worker ready: reading jobs');
   const stop = async (signal: string) => {
     setTimeout(() => {
       deps.log.error({ grace_ms: config.SHUTDOWN_GRACE_MS }, 'stopping outlasted SHUTDOWN_GRACE_MS; exiting now');
@@ -79,6 +77,13 @@ export async function startWorker(defaults: Record<string, string> = {}): Promis
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+  // Queues again the pages of unfinished crawls that wait with no job, then reads jobs; the claims of pages being read
+  // are left alone: they may be another worker's.
+  await deps.operations.workCrawls(config.CRAWL_CONCURRENCY).catch((error: unknown) => {
+    deps.log.error({ err: error }, 'crawl worker could not start');
+    process.exit(1);
+  });
+  deps.log.info({ concurrency: config.CRAWL_CONCURRENCY }, 'crawl worker ready: reading jobs');
 }
 
 // Runs when this file is the process entry (node dist/main.js, tsx src/main.ts); `fetchdown serve` imports it instead.
