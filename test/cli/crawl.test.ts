@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { setPlan, signUp } from '../helpers/accounts.js';
 import { buildIfStale } from '../helpers/build.js';
-import { CRAWL_SITE_RECORDS, startCrawlSite } from '../helpers/crawl-site.js';
+import { CRAWL_TEST_ENV, crawlSiteAddresses } from '../helpers/crawl-api.js';
+import { startCrawlSite } from '../helpers/crawl-site.js';
 import { REPO_ROOT } from '../helpers/mcp-client.js';
 import { buildTestApp } from '../helpers/test-app.js';
-import { createTestDns } from '../helpers/test-dns.js';
 
 buildIfStale();
 const site = await startCrawlSite({ pages: 30 });
@@ -21,11 +21,7 @@ after(async () => {
   await site.close();
   rmSync(dir, { recursive: true, force: true });
 });
-const api = await buildTestApp(
-  { after },
-  { FETCH_ALLOW_PRIVATE_NETWORKS: '0' },
-  { addresses: { resolveHost: createTestDns(CRAWL_SITE_RECORDS), isBlocked: (ip) => ip !== '127.0.0.1' } },
-);
+const api = await buildTestApp({ after }, CRAWL_TEST_ENV, { addresses: crawlSiteAddresses() });
 const { apiKey } = await signUp(api);
 await setPlan(api, apiKey, 'pro');
 

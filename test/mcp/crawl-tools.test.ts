@@ -11,18 +11,14 @@ import { createMcpServer } from '../../src/mcp/server.js';
 import type { AgentOperations } from '../../src/operations/agent.js';
 import { setPlan, signUp, withKey } from '../helpers/accounts.js';
 import { buildIfStale } from '../helpers/build.js';
-import { CRAWL_SITE_RECORDS, startCrawlSite } from '../helpers/crawl-site.js';
+import { CRAWL_TEST_ENV, crawlSiteAddresses } from '../helpers/crawl-api.js';
+import { startCrawlSite } from '../helpers/crawl-site.js';
 import { connectHttp, connectStdio, textOf } from '../helpers/mcp-client.js';
 import { buildTestApp } from '../helpers/test-app.js';
-import { createTestDns } from '../helpers/test-dns.js';
 
 const site = await startCrawlSite({ pages: 30 });
 after(() => site.close());
-const api = await buildTestApp(
-  { after },
-  { FETCH_ALLOW_PRIVATE_NETWORKS: '0', CRAWL_CONCURRENCY: '4' },
-  { addresses: { resolveHost: createTestDns(CRAWL_SITE_RECORDS), isBlocked: (ip) => ip !== '127.0.0.1' } },
-);
+const api = await buildTestApp({ after }, CRAWL_TEST_ENV, { addresses: crawlSiteAddresses() });
 const { apiKey } = await signUp(api);
 await setPlan(api, apiKey, 'pro');
 

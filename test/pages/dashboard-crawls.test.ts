@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { setPlan, signIn, signUp, withKey } from '../helpers/accounts.js';
-import { CRAWL_SITE_RECORDS, startCrawlSite } from '../helpers/crawl-site.js';
+import { CRAWL_TEST_ENV, crawlSiteAddresses, startCrawl, waitForCrawl } from '../helpers/crawl-api.js';
+import { startCrawlSite } from '../helpers/crawl-site.js';
 import { startSmtpServer } from '../helpers/smtp.js';
 import { buildTestApp } from '../helpers/test-app.js';
-import { createTestDns } from '../helpers/test-dns.js';
 
 const site = await startCrawlSite({ pages: 30 });
 const smtp = await startSmtpServer();
@@ -15,24 +15,15 @@ after(async () => {
 });
 const api = await buildTestApp(
   { after },
-  { FETCH_ALLOW_PRIVATE_NETWORKS: '0', SMTP_URL: smtp.url },
-  { addresses: { resolveHost: createTestDns(CRAWL_SITE_RECORDS), isBlocked: (ip) => ip !== '127.0.0.1' } },
+  { ...CRAWL_TEST_ENV, SMTP_URL: smtp.url },
+  { addresses: crawlSiteAddresses() },
 );
-
-async function finishedCrawl(apiKey: string, url: string) {
-  const started = await api.request('POST', '/crawl', { url, limit: 2, sitemap: 'skip' }, withKey(apiKey));
-  assert.equal(started.status, 202, started.text);
-  for (;;) {
-    const status = await api.request('GET', `/crawl/${started.body.id}`, undefined, withKey(apiKey));
-    if (!['queued', 'running'].includes(status.body.status)) return status.body;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 test('the dashboard lists the crawls of the account signed in, and only those', async () => {
   const owner = await signUp(api);
   await setPlan(api, owner.apiKey, 'pro');
-  const crawl = await finishedCrawl(owner.apiKey, `${site.origin()}/docs/1`);
+  const id = await startCrawl(api, owner.apiKey, { url: `${site.origin()}/docs/1`, limit: 2, sitemap: 'skip' });
+  const crawl = await waitForCrawl(api, owner.apiKey, id);
   assert.equal(crawl.status, 'completed');
 
   const listed = await api.request('GET', '/account/crawls', undefined, withKey(owner.apiKey));
