@@ -16,6 +16,7 @@ import { basename, join } from 'node:path';
 import { after, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { TOOLS } from '../src/contract/tools.js';
 import { REPO_ROOT } from './helpers/mcp-client.js';
 
 type Action =
@@ -271,7 +272,7 @@ test('the README replayed: its quick start, the local page, its curl examples, t
           stderr: 'pipe',
         });
         await client.connect(transport);
-        assert.equal((await client.listTools()).tools.length, 4, command.line);
+        assert.equal((await client.listTools()).tools.length, TOOLS.length, command.line);
         await client.close();
         break;
       }
@@ -311,7 +312,7 @@ test('the MCP set-up snippets start the server as written and it lists its tools
     const client = new Client({ name: 'readme-snippet', version: '1.0.0' });
     // A client starts it from a directory of its own, with the snippet's environment.
     await client.connect(new StdioClientTransport({ command, args: path, cwd: work, env: { ...env, ...snippetEnv } }));
-    assert.equal((await client.listTools()).tools.length, 4, JSON.stringify(snippetEnv));
+    assert.equal((await client.listTools()).tools.length, TOOLS.length, JSON.stringify(snippetEnv));
     await client.close();
   }
 });
