@@ -236,12 +236,8 @@ test('the counters see the requests in flight per host, when each arrived, and s
     Object.fromEntries(Object.entries(stats.hosts).map(([host, counts]) => [host, counts.maxConcurrent])),
     { 'site.test': 5, 'slow.site.test': 3, 'blog.site.test': 1 },
   );
-  const arrivals = stats.hosts['site.test']!.arrivals;
-  assert.equal(arrivals.length, 5);
-  assert.ok(
-    arrivals.every((at) => at >= started && at <= started + 100),
-    'all five arrived before any answered',
-  );
+  // Five in flight at once (maxConcurrent above) means all five arrived before any answered: a count, not a clock.
+  assert.equal(stats.hosts['site.test']!.arrivals.length, 5);
 
   slow.reset();
   assert.deepEqual(slow.stats(), { total: 0, requests: {}, fetchedTwice: [], hosts: {}, outOfScope: [], agents: {} });

@@ -158,14 +158,21 @@ describe('compilePatterns', () => {
     assert.ok(compilePatterns(['/a/.*/b']).ok);
   });
 
-  test('what is accepted stays fast on the longest path tested', () => {
+  // Accepted patterns' cost is bounded by their shape (patterns.ts counts the worst case's steps); a clock on a shared
+  // machine would prove nothing, so this checks they are accepted and answer right on the longest path tested.
+  test('what is accepted runs to its answer on the longest path tested', () => {
     const path = '/' + 'a'.repeat(2047);
-    for (const pattern of ['(a|a)(a|a)(a|a).*x', '^a.*a.*x', 'a.*x', '^[a-z/]+[a-z/]+x']) {
+    const cases: [string, boolean][] = [
+      ['(a|a)(a|a)(a|a).*x', true],
+      ['^a.*a.*x', false], // the path starts with '/'
+      ['a.*x', true],
+      ['^[a-z/]+[a-z/]+x', true],
+    ];
+    for (const [pattern, endsInX] of cases) {
       const result = compilePatterns([pattern]);
       assert.ok(result.ok, pattern);
-      const started = performance.now();
-      result.patterns[0]?.test(path);
-      assert.ok(performance.now() - started < 500, `${pattern} took ${performance.now() - started} ms`);
+      assert.equal(result.patterns[0]?.test(path), false, pattern);
+      assert.equal(result.patterns[0]?.test(`${path}x`), endsInX, pattern);
     }
   });
 });
