@@ -3,7 +3,6 @@
 // ranked by relevance to `search` when there is one. Every request goes through the guarded client; the start page
 // through the fetch service (the cache, robots.txt, the router).
 import type { MapResult } from '../contract/crawl.js';
-import type { RobotsPolicy } from '../fetchers/robots.js';
 import type { SafeClient } from '../net/safe-client.js';
 import type { FetchService } from '../services/fetch-service.js';
 import { linksFromHtml } from './links.js';
@@ -40,7 +39,6 @@ export interface DiscoverOptions {
   includePaths: string[];
   excludePaths: string[];
   client: SafeClient;
-  robots: RobotsPolicy | null;
   fetchService: FetchService;
 }
 

@@ -20,7 +20,6 @@ import { compilePatterns } from '../crawl/scope.js';
 import type { CrawlRow, CrawlStore } from '../crawl/store.js';
 import { normalizeCrawlUrl } from '../crawl/urls.js';
 import { AppError, FieldError, type Locate, locating } from '../errors.js';
-import type { RobotsPolicy } from '../fetchers/robots.js';
 import type { SafeClient } from '../net/safe-client.js';
 import type { FetchService } from '../services/fetch-service.js';
 import type { Account } from '../store/types.js';
@@ -32,7 +31,6 @@ export interface CrawlingDeps {
   worker: CrawlWorker;
   cache: Cache;
   client: SafeClient;
-  robots: RobotsPolicy | null;
   fetchService: FetchService;
   meterFor: MeterFor;
   publicBaseUrl: string;
@@ -96,7 +94,6 @@ export function createCrawlOperations(deps: CrawlingDeps) {
           includePaths: input.include_paths ?? [],
           excludePaths: input.exclude_paths ?? [],
           client: deps.client,
-          robots: deps.robots,
           fetchService: deps.fetchService,
         }),
       );

@@ -60,7 +60,6 @@ export function createOperations(deps: OperationsDeps) {
       worker: crawlWorker,
       cache: deps.crawl.cache,
       client: deps.crawl.client,
-      robots: deps.crawl.robots,
       fetchService: deps.fetchService,
       meterFor,
       publicBaseUrl: deps.publicBaseUrl,
