@@ -14,6 +14,7 @@ import { adminRoutes } from './http/routes/admin.js';
 import { authRoutes } from './http/routes/auth.js';
 import { billingRoutes } from './http/routes/billing.js';
 import { cacheRoutes } from './http/routes/cache.js';
+import { screenshotRoutes } from './http/routes/screenshots.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
 import { crawlRoutes } from './http/routes/crawl.js';
 import { estimateRoutes } from './http/routes/estimate.js';
@@ -95,6 +96,7 @@ export async function buildApp(deps: ServerDeps): Promise<FastifyInstance> {
     await metered.register(readerRoutes, { deps });
     await metered.register(estimateRoutes, { deps });
     await metered.register(cacheRoutes, { deps });
+    await metered.register(screenshotRoutes, { deps });
     await metered.register(searchRoutes, { deps });
     await metered.register(crawlRoutes, { deps });
     await metered.register(mcpRoutes, { deps });

@@ -23,6 +23,7 @@ export const ConfigSchema = Type.Object({
   CACHE_TTL_SECONDS: Int(21600, 1),
   CACHE_URL: Type.Optional(Type.String({ pattern: '^(redis|rediss|memory)://' })),
   CACHE_MEMORY_ENTRIES: Int(500, 0),
+  SCREENSHOT_TTL_SECONDS: Int(86400, 60),
   FETCH_TIMEOUT_MS: Int(20000, 100),
   FETCH_MAX_BYTES: Int(10 * 1024 * 1024, 1024),
   FETCH_MAX_REDIRECTS: Int(5, 0, 20),

@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   upstream_unreachable: 502,
   upstream_timeout: 504,
   no_text_layer: 422,
+  action_failed: 422,
   empty_content: 422,
   extraction_timeout: 422,
   extraction_too_large: 422,
@@ -181,6 +182,7 @@ export interface FetchFailure {
     | 'extraction_too_large'
     | 'extraction_busy'
     | 'server_busy'
+    | 'action_failed'
   >;
   detail: string;
   retryable: boolean;

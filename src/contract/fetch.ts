@@ -2,6 +2,7 @@
 // source for validation (every surface), serialisation and /openapi.json.
 import { Type, type Static } from '@sinclair/typebox';
 import { IMAGE_STYLES, LINK_STYLES } from '../extract/formats/styles.js';
+import { InteractionFields } from './interaction.js';
 
 export const MAX_URL_LENGTH = 2083;
 export const MAX_BATCH_URLS = 20;
@@ -127,6 +128,7 @@ export const FetchRequest = Type.Object(
     ...StyleFields,
     ...FreshnessAndSelectionFields,
     ...QueryField,
+    ...InteractionFields,
   },
   { additionalProperties: false },
 );
@@ -141,6 +143,7 @@ export const BatchFetchRequest = Type.Object(
     ...StyleFields,
     ...FreshnessAndSelectionFields,
     ...QueryField,
+    ...InteractionFields,
   },
   { additionalProperties: false },
 );
@@ -268,6 +271,19 @@ export const FetchResult = Type.Object({
   }),
   cache: CacheInfo,
   fetch_info: FetchInfo,
+  screenshot_url: Type.Optional(
+    Type.String({
+      description:
+        'With `screenshot`: the picture of the page as read, served by Fetchdown to the same caller (its key, or ' +
+        'its address without one) until it expires (SCREENSHOT_TTL_SECONDS, 24 hours by default).',
+    }),
+  ),
+  actions: Type.Optional(
+    Type.Object(
+      { screenshots: Type.Array(Type.String()) },
+      { description: 'With screenshot actions: the URLs of their pictures, in step order (as screenshot_url).' },
+    ),
+  ),
 });
 export type FetchResult = Static<typeof FetchResult>;
 

@@ -17,6 +17,8 @@ export interface LoadGuard {
   readonly origins: Set<string>;
   /** Whether a refusal names the setting that lifts it, as the policy's own do. */
   readonly nameSetting: boolean;
+  /** The caller's headers (credentials), added to requests to this one origin only; set before the navigation. */
+  originHeaders: { origin: string; headers: Record<string, string> } | null;
   hostAllowed(hostname: string): Promise<boolean>;
 }
 
@@ -36,6 +38,7 @@ export function createLoadGuard(policy: AddressPolicy): LoadGuard {
     refused: [],
     origins: new Set(),
     nameSetting: policy.nameSetting,
+    originHeaders: null,
     hostAllowed(hostname) {
       let verdict = verdicts.get(hostname);
       if (!verdict) {
@@ -61,7 +64,22 @@ export async function checkTarget(policy: AddressPolicy, url: URL): Promise<Fetc
   return error ? failureFromError(error, url) : null;
 }
 
-async function decide(route: Route, policy: AddressPolicy, load: LoadGuard): Promise<'continue' | 'abort'> {
+/** Abort; let Chromium load it; or load it here with the caller's headers (its own origin). */
+type Verdict = 'abort' | 'continue' | { headers: Record<string, string> };
+
+/**
+ * A request to the origin the caller's headers are for gets them. Chromium keeps a Cookie header set on an
+ * intercepted request out, and carries the others over to the redirects it follows, so such a request is made here
+ * (route.fetch, through the same egress proxy) without following redirects: a redirect goes back to the page, whose
+ * next request comes through this route again, and another origin's gets nothing of the caller's.
+ */
+function credentialed(route: Route, url: URL, load: LoadGuard): Verdict {
+  const given = load.originHeaders;
+  if (!given || url.origin !== given.origin) return 'continue';
+  return { headers: { ...route.request().headers(), ...given.headers } };
+}
+
+async function decide(route: Route, policy: AddressPolicy, load: LoadGuard): Promise<Verdict> {
   const request = route.request();
   if (BLOCKED_RESOURCE_TYPES.has(request.resourceType())) return 'abort';
   let url: URL;
@@ -77,7 +95,7 @@ async function decide(route: Route, policy: AddressPolicy, load: LoadGuard): Pro
     return 'abort';
   }
   load.origins.add(url.origin);
-  return 'continue';
+  return credentialed(route, url, load);
 }
 
 /**
@@ -94,7 +112,8 @@ export async function guardContext(
     try {
       const verdict = load ? await decide(route, policy, load) : 'abort';
       if (verdict === 'abort') await route.abort('blockedbyclient');
-      else await route.continue();
+      else if (verdict === 'continue') await route.continue();
+      else await route.fulfill({ response: await route.fetch({ headers: verdict.headers, maxRedirects: 0 }) });
     } catch {
       // The page or context closed while deciding: nothing left to answer.
     }

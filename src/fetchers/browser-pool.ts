@@ -77,6 +77,8 @@ export interface Lease {
   load: LoadGuard;
   /** Requests of this page load not yet finished, and when the last one started or ended. */
   network: { inflight: number; lastActivity: number };
+  /** The page's DevTools session (device, user agent and locale overrides); null where it could not be opened. */
+  cdp: CDPSession | null;
   /** Why the egress proxy last failed to reach this URL's host and port; null with a remote browser (no proxy). */
   egressFailure(url: URL): FetchFailure | null;
 }
@@ -312,6 +314,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       }
       const lease: Lease = {
         page: slot.page,
+        cdp: slot.cdp,
         load: createLoadGuard(options.policy),
         network: { inflight: 0, lastActivity: performance.now() },
         egressFailure: (url) => proxy?.failureFor(url) ?? null,

@@ -113,7 +113,11 @@ export function createHtmlFetcher(deps: {
     unavailable: () => null,
     convert,
     async fetch(url, options = {}) {
-      const result = await deps.client.request(url, { headers: { accept: ACCEPT }, signal: options.signal });
+      const result = await deps.client.request(url, {
+        headers: { accept: ACCEPT },
+        originHeaders: options.page?.headers,
+        signal: options.signal,
+      });
       if (!result.ok) return result;
       return convert(result.response);
     },

@@ -57,6 +57,7 @@ export function createFetchers(config: Config, deps: { client: SafeClient; cache
         waitMs: config.BROWSER_WAIT_MS,
         timeoutMs: config.FETCH_TIMEOUT_MS,
         maxBytes: config.FETCH_MAX_BYTES,
+        userAgent: config.USER_AGENT,
       }),
       reader: createReaderFetcher({
         baseUrl: config.READER_BASE_URL,

@@ -19,6 +19,7 @@ import {
   type FetcherChoice,
   type FetcherName,
   type FetchOutcome,
+  type PageOptions,
   type ResponseConverter,
 } from './types.js';
 
@@ -37,7 +38,17 @@ export interface RouteOptions {
    * cannot pay for, and the chain goes on to the next (a cheaper route) as when a fetcher cannot run.
    */
   pay?: (fetcher: FetcherName) => Promise<boolean>;
+  /** What the caller asks of the page; one that needs a browser (needsBrowser) is routed to it alone. */
+  page?: PageOptions;
 }
+
+/** Waits, actions, a phone's view and screenshots only a browser can give. */
+export function needsBrowser(page: PageOptions | undefined): boolean {
+  return !!page && (page.waitFor !== undefined || !!page.actions?.length || !!page.mobile || !!page.screenshot);
+}
+
+/** Fetchers that load the URL where its headers cannot be kept to the requested origin: never given the caller's. */
+export const NO_CALLER_HEADERS: ReadonlySet<FetcherName> = new Set(['reader']);
 
 export interface Router {
   fetch(url: URL, options?: RouteOptions): Promise<Routed>;
@@ -103,8 +114,8 @@ export function createRouter(deps: RouterDeps): Router {
     return { response, finding: shell ? 'app_shell' : 'document', why: shell, htmlOutcome };
   }
 
-  async function get(url: URL, accept: string, signal?: AbortSignal) {
-    return client.request(url, { headers: { accept }, signal });
+  async function get(url: URL, accept: string, options: RouteOptions) {
+    return client.request(url, { headers: { accept }, originHeaders: options.page?.headers, signal: options.signal });
   }
 
   /**
@@ -118,11 +129,14 @@ export function createRouter(deps: RouterDeps): Router {
     attempts: Attempt[],
     options: RouteOptions,
   ): Promise<Routed> {
-    const { signal, pay } = options;
+    const { signal, pay, page } = options;
     const failures: FetchFailure[] = [];
     for (const name of route.chain) {
       const fetcher = fetchers[name];
-      const why = fetcher.unavailable();
+      const why =
+        page?.headers && NO_CALLER_HEADERS.has(name)
+          ? "the caller's headers and cookies are never sent to it"
+          : fetcher.unavailable();
       if (why) {
         attempts.push({ fetcher: name, outcome: 'unavailable', ms: 0, detail: why });
         continue;
@@ -140,7 +154,7 @@ export function createRouter(deps: RouterDeps): Router {
       let outcome: FetchOutcome;
       if (name === 'html' && probe.htmlOutcome) outcome = probe.htmlOutcome;
       else if (CONVERTERS.has(name)) outcome = await (fetcher as ResponseConverter).convert(probe.response);
-      else outcome = await fetcher.fetch(GIVEN_FINAL_URL.has(name) ? probe.response.url : url, { signal });
+      else outcome = await fetcher.fetch(GIVEN_FINAL_URL.has(name) ? probe.response.url : url, { signal, page });
       const ms = Math.round(performance.now() - started);
       attempts.push(
         outcome.ok
@@ -210,7 +224,7 @@ export function createRouter(deps: RouterDeps): Router {
 
   async function routeAuto(url: URL, options: RouteOptions): Promise<Routed> {
     const started = performance.now();
-    const got = await get(url, ACCEPT, options.signal);
+    const got = await get(url, ACCEPT, options);
     if (!got.ok) return { fetcher: 'html', outcome: got, attempts: [] };
     const probe = await classify(got.response, false);
     const route = ROUTE_BY_FINDING.get(probe.finding)!;
@@ -228,7 +242,8 @@ export function createRouter(deps: RouterDeps): Router {
     return runChain(url, route, probe, attempts, options);
   }
 
-  async function routeForced(url: URL, name: FetcherName, signal?: AbortSignal): Promise<Routed> {
+  async function routeForced(url: URL, name: FetcherName, options: RouteOptions): Promise<Routed> {
+    const { signal, page } = options;
     const fetcher = fetchers[name];
     const why = fetcher.unavailable();
     if (why)
@@ -247,9 +262,9 @@ export function createRouter(deps: RouterDeps): Router {
       // The browser loads the URL elsewhere: the guard checks it here first, as the client would.
       const refused = await checkTarget(policy, url);
       if (refused) return { fetcher: name, outcome: failed(refused), attempts: [] };
-      return { fetcher: name, outcome: await fetcher.fetch(url, { signal }), attempts: [] };
+      return { fetcher: name, outcome: await fetcher.fetch(url, { signal, page }), attempts: [] };
     }
-    const got = await get(url, name === 'pdf' ? `application/pdf, ${ACCEPT}` : ACCEPT, signal);
+    const got = await get(url, name === 'pdf' ? `application/pdf, ${ACCEPT}` : ACCEPT, options);
     if (!got.ok) return { fetcher: name, outcome: got, attempts: [] };
     const probe = await classify(got.response, true);
     if (probe.finding === 'challenge') {
@@ -272,7 +287,8 @@ export function createRouter(deps: RouterDeps): Router {
       const choice = options.fetcher ?? 'auto';
       const refusal = robots ? await robots.check(url, options.signal) : null;
       if (refusal) return { fetcher: choice === 'auto' ? 'html' : choice, outcome: failed(refusal), attempts: [] };
-      return choice === 'auto' ? routeAuto(url, options) : routeForced(url, choice, options.signal);
+      if (choice === 'auto' && needsBrowser(options.page)) return routeForced(url, 'browser', options);
+      return choice === 'auto' ? routeAuto(url, options) : routeForced(url, choice, options);
     },
   };
 }

@@ -52,6 +52,8 @@ export interface FetchedPage extends Partial<PageDetails> {
    * `include` and `exclude`.
    */
   htmlBrotli?: Uint8Array;
+  /** Screenshots the request asked for (browser); never cached. */
+  shots?: Shot[];
 }
 
 export interface TokenCounts {
@@ -61,8 +63,44 @@ export interface TokenCounts {
 
 export type FetchOutcome = { ok: true; page: FetchedPage } | { ok: false; failure: FetchFailure };
 
+/** One step of `actions` (contract/interaction.ts), run in the browser in order. */
+export type PageAction =
+  | { type: 'wait'; milliseconds?: number; selector?: string }
+  | { type: 'click'; selector: string }
+  | { type: 'type'; selector: string; text: string }
+  | { type: 'press'; key: string }
+  | { type: 'scroll'; direction?: 'down' | 'up'; amount?: number; to_end?: boolean; times?: number }
+  | { type: 'screenshot'; full_page?: boolean; format?: 'png' | 'jpeg' };
+
+export interface ScreenshotRequest {
+  fullPage: boolean;
+  format: 'png' | 'jpeg';
+}
+
+/**
+ * What a caller asks of the page beyond loading it. `headers` (lower-case names, cookies folded into `cookie`) are the
+ * caller's credentials: sent to the requested origin only, never to the reader, never kept.
+ */
+export interface PageOptions {
+  waitFor?: string | number;
+  timeoutMs?: number;
+  actions?: PageAction[];
+  headers?: Record<string, string>;
+  mobile?: boolean;
+  locale?: string;
+  screenshot?: ScreenshotRequest;
+}
+
+/** A picture the browser took: of a `screenshot` action (`step`, its index) or of the page as read (`step` null). */
+export interface Shot {
+  step: number | null;
+  format: 'png' | 'jpeg';
+  bytes: Buffer;
+}
+
 export interface FetchOptions {
   signal?: AbortSignal;
+  page?: PageOptions;
 }
 
 export interface Fetcher {

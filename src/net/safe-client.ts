@@ -40,6 +40,8 @@ export interface RequestOptions {
   method?: 'GET' | 'HEAD' | 'POST';
   body?: string;
   headers?: Record<string, string>;
+  /** A caller's own headers (credentials): sent until a redirect leaves the requested origin, then never again. */
+  originHeaders?: Record<string, string>;
   signal?: AbortSignal;
   maxBytes?: number;
   /** The most body bytes read as sent, before decoding (the default: no limit but maxBytes decoded). */
@@ -95,6 +97,7 @@ export function createSafeClient(opts: SafeClientOptions): SafeClient {
       'user-agent': opts.userAgent,
       'accept-encoding': 'gzip, deflate, br',
       ...lowerCaseNames(options.headers),
+      ...lowerCaseNames(options.originHeaders),
     };
     let current = url;
     try {
@@ -131,10 +134,12 @@ export function createSafeClient(opts: SafeClientOptions): SafeClient {
               failure: { code: 'upstream_status', detail, retryable: false, upstreamStatus: response.statusCode },
             };
           }
-          if (next.origin !== current.origin)
+          if (next.origin !== current.origin) {
+            const callers = Object.keys(lowerCaseNames(options.originHeaders));
             headers = Object.fromEntries(
-              Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.includes(name)),
+              Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.includes(name) && !callers.includes(name)),
             );
+          }
           current = next;
           continue;
         }

@@ -5,6 +5,8 @@ import { located, locating, renamed, toErrorEntry, type Locate } from '../errors
 import type { FetchService } from '../services/fetch-service.js';
 import { checkSelection } from '../services/page-selection.js';
 import { CACHE_HIT_MILLICREDITS, priceOf } from '../pricing.js';
+import { checkInteraction } from '../contract/interaction.js';
+import { needsBrowser } from '../fetchers/router.js';
 import type { Meter, Pay } from './meter.js';
 
 type BatchItem = BatchResult['results'][number];
@@ -15,9 +17,12 @@ export async function fetchMany(
   meter: Meter,
   input: BatchFetchRequest,
   locate: Locate,
+  owner: string,
 ): Promise<BatchResult> {
-  // Broken selectors fail the batch, not each URL.
+  // Broken selectors and page fields fail the batch, not each URL.
   if (input.include?.length || input.exclude?.length) await locating(locate, async () => checkSelection(input));
+  const page = await locating(locate, async () => checkInteraction(input));
+  const fetcher = needsBrowser(page) ? 'browser' : 'auto';
   // 402 unless at least one page can be paid (from the cache, the cheapest); after that, a URL the account cannot pay
   // for gets its own 402 entry.
   await meter.requireCredit(priceOf(CACHE_HIT_MILLICREDITS));
@@ -39,6 +44,8 @@ export async function fetchMany(
       include: input.include,
       exclude: input.exclude,
       query: input.query,
+      page,
+      owner,
     };
     const at = renamed(
       { url: ['urls', index], max_tokens: ['max_tokens_each'], max_chars: ['max_chars_each'] },
@@ -48,7 +55,7 @@ export async function fetchMany(
       .fetch(
         'batch',
         url,
-        'auto',
+        fetcher,
         (pay?: Pay) => fetchService.fetchOne({ ...request, pay }),
         () => fetchService.answersFromCache(request),
       )

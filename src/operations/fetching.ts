@@ -3,7 +3,9 @@ import type { CacheDeleted, CacheStatus, EstimateResult, FetchRequest, FetchResu
 import { AppError, locating, type Locate } from '../errors.js';
 import type { Estimator } from '../services/estimate.js';
 import type { FetchService } from '../services/fetch-service.js';
-import { isLoopback, type Caller, type MeterFor } from './meter.js';
+import { checkInteraction } from '../contract/interaction.js';
+import { needsBrowser } from '../fetchers/router.js';
+import { isLoopback, ownerOf, type Caller, type MeterFor } from './meter.js';
 
 const KEY_HEADERS = { 'WWW-Authenticate': 'ApiKey header="X-Service-Key"' };
 
@@ -19,29 +21,40 @@ export function createFetchOperations(deps: { fetchService: FetchService; estima
      * /fetch's body; GET /r/'s path and query string).
      */
     fetchUrl(caller: Caller, input: FetchRequest, locate: Locate): Promise<FetchResult> {
-      const request = {
-        url: input.url,
-        maxTokens: input.max_tokens,
-        maxChars: input.max_chars,
-        format: input.format,
-        useCache: input.use_cache,
-        cursor: input.cursor,
-        fetcher: input.fetcher,
-        style: { links: input.links, images: input.images },
-        maxAge: input.max_age,
-        include: input.include,
-        exclude: input.exclude,
-        query: input.query,
-      };
-      return locating(locate, () =>
-        meterFor(caller).fetch(
+      return locating(locate, async () => {
+        const page = checkInteraction(input);
+        const request = {
+          url: input.url,
+          maxTokens: input.max_tokens,
+          maxChars: input.max_chars,
+          format: input.format,
+          useCache: input.use_cache,
+          cursor: input.cursor,
+          fetcher: input.fetcher,
+          style: { links: input.links, images: input.images },
+          maxAge: input.max_age,
+          include: input.include,
+          exclude: input.exclude,
+          query: input.query,
+          page,
+          owner: ownerOf(caller),
+        };
+        // What only a browser can do is held at the browser's price from the start.
+        return meterFor(caller).fetch(
           'fetch',
           input.url,
-          input.fetcher,
+          needsBrowser(page) && input.fetcher === 'auto' ? 'browser' : input.fetcher,
           (pay) => fetchService.fetchOne({ ...request, pay }),
           () => fetchService.answersFromCache(request),
-        ),
-      );
+        );
+      });
+    },
+
+    /** A screenshot the caller took (`<id>.<format>`); a 404 for any other, expired or someone else's. */
+    async screenshot(caller: Caller, file: string): Promise<{ type: string; bytes: Buffer }> {
+      const shot = await fetchService.screenshot(ownerOf(caller), file);
+      if (!shot) throw new AppError('not_found', 'no such screenshot: it expired, or it was taken by another caller');
+      return shot;
     },
 
     estimate(caller: Caller, url: string, locate: Locate): Promise<EstimateResult> {

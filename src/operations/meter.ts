@@ -29,6 +29,12 @@ export type Caller =
   /** `delivery`: when the answer reaches the caller; a charge is kept only then (none: at once). */
   | { kind: 'account'; account: Account; keyId: number; delivery?: Delivery };
 
+/** Who a caller is for what it keeps (screenshots): its account, its address without a key, or this machine. */
+export function ownerOf(caller: Caller): string {
+  if (caller.kind === 'account') return `account:${caller.account.id}`;
+  return caller.kind === 'anonymous' ? `ip:${caller.ip}` : 'local';
+}
+
 /** Asked before a fetcher dearer than what is held runs: holds the difference, or says the caller cannot pay it. */
 export type Pay = (fetcher: FetcherName) => Promise<boolean>;
 

@@ -6,7 +6,7 @@ import type { FetchService } from '../services/fetch-service.js';
 import type { SearchService } from '../services/search.js';
 import { fetchMany } from './fetch-many.js';
 import { createFetchOperations } from './fetching.js';
-import type { Caller, MeterFor } from './meter.js';
+import { ownerOf, type Caller, type MeterFor } from './meter.js';
 import { createSearchOperations } from './searching.js';
 
 /** The operations of the fetch pipeline (fetch, batch, estimate, cache, search), each caller metered by `meterFor`. */
@@ -19,7 +19,7 @@ export function createPipelineOperations(deps: {
   return {
     ...createFetchOperations(deps),
     fetchMany: (caller: Caller, input: Parameters<typeof fetchMany>[2], locate: Locate) =>
-      fetchMany(deps.fetchService, deps.meterFor(caller), input, locate),
+      fetchMany(deps.fetchService, deps.meterFor(caller), input, locate, ownerOf(caller)),
     ...createSearchOperations(deps),
   };
 }

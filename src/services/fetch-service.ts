@@ -9,7 +9,11 @@ import type { FetchResult, Format } from '../contract/fetch.js';
 import { DEFAULT_STYLE, type MarkdownStyle } from '../extract/formats/link-style.js';
 import type { Conversions } from '../fetchers/conversions.js';
 import type { Router } from '../fetchers/router.js';
-import type { FetcherChoice, FetcherName } from '../fetchers/types.js';
+import { needsBrowser, NO_CALLER_HEADERS } from '../fetchers/router.js';
+import type { FetcherChoice, FetcherName, PageOptions } from '../fetchers/types.js';
+import { createHash } from 'node:crypto';
+import { FieldError } from '../errors.js';
+import { createScreenshotStore } from './screenshots.js';
 import { countCacheLookup } from '../metrics/registry.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import type { AnswerMemo } from './answer-memo.js';
@@ -18,6 +22,7 @@ import { cacheStatus, deleteCached } from './cached-copies.js';
 import type { ViewMemos } from './content-view.js';
 import { continueReading } from './continuation.js';
 import { createFreshFetch } from './fresh-fetch.js';
+import { hashKey } from './cursor.js';
 import { isStale, needCache, pageCacheKey, parseTargetUrl, readCopy, type PageKeyMemo } from './page-cache.js';
 import { checkSelection, fetchSelection } from './page-selection.js';
 import { sourceKey, storedHtmlBytes, type StoredHtml } from './page-source.js';
@@ -45,6 +50,45 @@ export interface FetchOne {
   /** CSS selectors: the part of the page extracted from its cached HTML (selection.ts). */
   include?: readonly string[];
   exclude?: readonly string[];
+  /** What the caller asks of the page: waits, actions, its headers, a phone's view, screenshots. */
+  page?: PageOptions;
+  /** Who may read the screenshots the answer links to (operations/meter.ts ownerOf). */
+  owner?: string;
+}
+
+/**
+ * The cache key of a request that asks more of the page than a load: the steps and the view change the content, so
+ * they are part of the key; a caller's headers make it private (their hash in the key: only the same credentials
+ * reach that copy, and nothing fetched with them is ever where a request without them looks).
+ */
+function variantKey(key: string, page: PageOptions | undefined): string {
+  if (!page) return key;
+  const { headers, timeoutMs: _timeout, ...view } = page;
+  const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 22);
+  let variant = Object.keys(view).length > 0 ? `${key}#view=${hash(view)}` : key;
+  if (headers) variant += `#private=${hash(Object.entries(headers).sort())}`;
+  return variant;
+}
+
+/** A copy is read only when it can answer: never for screenshots (each is taken anew) or with credentials. */
+const mayReadCopy = (page: PageOptions | undefined) =>
+  !page?.headers && !page?.screenshot && !page?.actions?.some((action) => action.type === 'screenshot');
+
+/** A 422 at `fetcher` for a forced fetcher that cannot do what the page fields ask. */
+function checkFetcher(fetcher: FetcherChoice | undefined, page: PageOptions | undefined): void {
+  if (!page || !fetcher || fetcher === 'auto' || fetcher === 'browser') return;
+  if (needsBrowser(page))
+    throw FieldError.of(
+      ['fetcher'],
+      `fetcher ${fetcher} cannot wait, act, render as a phone or take screenshots: leave fetcher at auto or use browser`,
+      'value_error',
+    );
+  if (page.headers && NO_CALLER_HEADERS.has(fetcher))
+    throw FieldError.of(
+      ['fetcher'],
+      `your headers and cookies are never sent to the ${fetcher} provider: leave fetcher at auto, or use html or browser`,
+      'value_error',
+    );
 }
 
 /** The memos of recent work the fetch service reads and keeps, owned by the pipeline (pipeline.ts). */
@@ -68,10 +112,22 @@ export function createFetchService(deps: {
   const { views } = memos;
   const clock = deps.clock ?? systemClock;
   const fetchFresh = createFreshFetch(deps);
+  const screenshots = createScreenshotStore({
+    cache,
+    ttlSeconds: deps.config.SCREENSHOT_TTL_SECONDS,
+    baseUrl: deps.config.PUBLIC_BASE_URL,
+  });
+  const keysOf = (request: Pick<FetchOne, 'url' | 'fetcher' | 'page'>) => {
+    const keys = memos.pageKeys.of(request.url, request.fetcher ?? 'auto');
+    if (!request.page) return keys;
+    const key = variantKey(keys.key, request.page);
+    return { key, keyHash: hashKey(key) };
+  };
   const selecting = { cache, clock, fetchFresh, select: deps.select, views };
 
   async function fetchOne(request: FetchOne): Promise<FetchResult> {
-    const { key, keyHash } = memos.pageKeys.of(request.url, request.fetcher ?? 'auto');
+    checkFetcher(request.fetcher, request.page);
+    const { key, keyHash } = keysOf(request);
     const now = clock.now();
     const shape: RequestShape = {
       requestUrl: request.url,
@@ -90,13 +146,21 @@ export function createFetchService(deps: {
       const readPage = () => needCache(() => cache.get<StoredPage>(key));
       return continueReading(views, request.cursor, shape, readPage);
     }
-    let cached = request.useCache ? await readCopy(cache, key) : null;
-    let previous: CacheHit<StoredPage> | null | undefined = request.useCache ? null : undefined;
+    const reads = request.useCache && mayReadCopy(request.page);
+    let cached = reads ? await readCopy(cache, key) : null;
+    let previous: CacheHit<StoredPage> | null | undefined = reads ? null : undefined;
     if (cached && isStale(cached, request.maxAge, now)) [previous, cached] = [cached, null];
-    if (request.useCache) countCacheLookup(cached !== null);
+    if (reads) countCacheLookup(cached !== null);
     if (cached) return answerFromCopy(memos, cached, shape);
-    const { entry } = await fetchFresh(parseTargetUrl(request.url), key, request, previous);
-    return renderResult(entry, { ...shape, offset: 0, hit: false }, views);
+    const { entry, shots } = await fetchFresh(parseTargetUrl(request.url), key, request, previous);
+    const result = renderResult(entry, { ...shape, offset: 0, hit: false }, views);
+    if (!shots?.length) return result;
+    const kept = await screenshots.keep(request.owner ?? 'local', shots);
+    return {
+      ...result,
+      ...(kept.page ? { screenshot_url: kept.page } : {}),
+      ...(kept.steps.length ? { actions: { screenshots: kept.steps } } : {}),
+    };
   }
 
   return {
@@ -109,8 +173,8 @@ export function createFetchService(deps: {
      */
     async answersFromCache(request: FetchOne): Promise<boolean> {
       if (request.cursor !== undefined) return true;
-      if (!request.useCache) return false;
-      const cached = await readCopy(cache, memos.pageKeys.of(request.url, request.fetcher ?? 'auto').key);
+      if (!request.useCache || !mayReadCopy(request.page)) return false;
+      const cached = await readCopy(cache, keysOf(request).key);
       return cached !== null && !isStale(cached, request.maxAge, clock.now());
     },
 
@@ -122,6 +186,9 @@ export function createFetchService(deps: {
       const source = await readOrMiss<StoredHtml>(cache, sourceKey(memos.pageKeys.of(url, 'auto').key));
       return source ? brotliDecompressSync(storedHtmlBytes(source.value)).toString('utf8') : null;
     },
+
+    /** A screenshot `owner` took (`<id>.<format>`), or null (none, expired, or another caller's). */
+    screenshot: (owner: string, file: string) => screenshots.read(owner, file),
 
     cacheStatus: (rawUrl: string) => cacheStatus(cache, rawUrl),
     deleteCached: (rawUrl: string) => deleteCached(cache, rawUrl),

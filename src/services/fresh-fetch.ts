@@ -5,7 +5,7 @@ import type { Cache, CacheHit } from '../cache/types.js';
 import type { Config } from '../config.js';
 import { failureToError } from '../errors.js';
 import type { Router } from '../fetchers/router.js';
-import type { FetcherChoice, FetcherName } from '../fetchers/types.js';
+import type { FetcherChoice, FetcherName, PageOptions, Shot } from '../fetchers/types.js';
 import { trackUpstream, upstreamFetches } from '../metrics/registry.js';
 import { createLimiter } from '../util/limiter.js';
 import { createSingleFlight } from '../util/single-flight.js';
@@ -18,12 +18,16 @@ export interface Fresh {
   entry: CacheHit<StoredPage>;
   htmlBrotli: Uint8Array | undefined;
   previous: CacheHit<StoredPage> | null;
+  /** Screenshots the request asked for: handed to its callers, never cached. */
+  shots?: Shot[];
 }
 
 /** What the router is told: a fetcher the caller forces, and how it pays for a dearer one (router.ts). */
 export interface Upstream {
   fetcher?: FetcherChoice;
   pay?: (fetcher: FetcherName) => Promise<boolean>;
+  /** What the caller asks of the page (waits, actions, its headers…); part of the cache key (fetch-service.ts). */
+  page?: PageOptions;
 }
 
 export function createFreshFetch(deps: {
@@ -51,13 +55,22 @@ export function createFreshFetch(deps: {
     return inflight.run(key, () =>
       limiter.run(async () => {
         const started = performance.now();
-        const routed = await router.fetch(url, { fetcher: upstream.fetcher, pay: upstream.pay });
+        const { fetcher, pay, page } = upstream;
+        const signal = page?.timeoutMs === undefined ? undefined : AbortSignal.timeout(page.timeoutMs);
+        const routed = await router.fetch(url, { fetcher, pay, page, signal });
+        if (!routed.outcome.ok && signal?.aborted)
+          routed.outcome.failure = {
+            ...routed.outcome.failure,
+            code: 'upstream_timeout',
+            detail: `the fetch did not finish within its timeout of ${page?.timeoutMs} ms`,
+            retryable: true,
+          };
         upstreamFetches.inc({
           fetcher: routed.fetcher,
           outcome: routed.outcome.ok ? 'ok' : routed.outcome.failure.code,
         });
         if (!routed.outcome.ok) throw failureToError(routed.outcome.failure);
-        const { htmlBrotli } = routed.outcome.page;
+        const { htmlBrotli, shots } = routed.outcome.page;
         const stored = toStoredPage(routed.outcome.page, routed.fetcher, Math.round(performance.now() - started));
         stored.keptHtml = htmlBrotli !== undefined;
         const before = previous === undefined ? await readCopy(cache, key) : previous;
@@ -66,7 +79,7 @@ export function createFreshFetch(deps: {
         if (htmlBrotli !== undefined) {
           await writeOrSkip(cache, sourceKey(key), storeHtml(htmlBrotli, entry.storedAt), config.CACHE_TTL_SECONDS);
         }
-        return { entry, htmlBrotli, previous: before };
+        return { entry, htmlBrotli, previous: before, shots };
       }),
     );
   };

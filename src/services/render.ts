@@ -40,7 +40,7 @@ export function hashContent(markdown: string): string {
 
 /** The counts come with the page when it was made on an extraction thread; they are made here otherwise. */
 export function toStoredPage(page: FetchedPage, fetcher: FetcherName, fetchMs: number): StoredPage {
-  const { htmlBrotli: _html, ...content } = page;
+  const { htmlBrotli: _html, shots: _shots, ...content } = page;
   return {
     ...content,
     fetcher,

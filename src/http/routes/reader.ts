@@ -12,6 +12,7 @@ import {
   withOptionalDefaults,
 } from '../../contract/fetch.js';
 import { ValidationError, inBody, inQuery, type Locate } from '../../errors.js';
+import { validateInput } from '../../contract/validate.js';
 import { acceptsMedia } from '../accept.js';
 import type { AppDeps } from '../app-deps.js';
 import { sendFetchResult } from './fetch.js';
@@ -21,9 +22,50 @@ export const READER_PARAMS: ReadonlySet<string> = new Set(
   Object.keys(FetchRequest.properties).filter((name) => name !== 'url'),
 );
 
-const { url: _url, ...fields } = FetchRequest.properties;
-/** Validated and coerced as query strings are; parameters of the target URL pass through unchecked. */
-const ReaderQuery = withOptionalDefaults(Type.Object(fields, { additionalProperties: true }));
+const { url: _url, actions, screenshot, headers: _headers, cookies: _cookies, ...fields } = FetchRequest.properties;
+/** Fields whose values are JSON in a query string (`actions=[{"type":"click",…}]`, `screenshot=true`). */
+const JsonFields = Type.Object({ actions, screenshot });
+const JSON_FIELDS = ['actions', 'screenshot'] as const;
+/**
+ * Validated and coerced as query strings are; parameters of the target URL pass through unchecked. The caller's
+ * headers and cookies are never taken from a URL, which proxies and logs keep: POST /fetch takes them.
+ */
+const ReaderQuery = withOptionalDefaults(
+  Type.Object(
+    {
+      ...fields,
+      ...Object.fromEntries(
+        JSON_FIELDS.map((name) => [name, Type.Optional(Type.String({ description: `${name}, as JSON` }))]),
+      ),
+    },
+    { additionalProperties: true },
+  ),
+);
+
+/** The query's own fields as POST /fetch takes them: JSON ones parsed, a number of milliseconds for wait_for. */
+function readerInput(query: Record<string, unknown>): Record<string, unknown> {
+  for (const name of ['headers', 'cookies'])
+    if (name in query)
+      throw ValidationError.single(
+        inQuery([name]),
+        `${name} are not taken in a URL, which proxies and logs keep: send them in the body of POST /fetch`,
+        'value_error',
+      );
+  const input = Object.fromEntries(Object.entries(query).filter(([name]) => READER_PARAMS.has(name)));
+  if (typeof input.wait_for === 'string' && /^\d+$/.test(input.wait_for)) input.wait_for = Number(input.wait_for);
+  const parsed: Record<string, unknown> = {};
+  for (const name of JSON_FIELDS) {
+    if (typeof input[name] !== 'string') continue;
+    try {
+      parsed[name] = JSON.parse(input[name]);
+    } catch {
+      throw ValidationError.single(inQuery([name]), 'Invalid JSON', 'json_invalid');
+    }
+  }
+  if (parsed.screenshot === true) parsed.screenshot = {};
+  if (parsed.screenshot === false) delete parsed.screenshot;
+  return { ...input, ...validateInput<Record<string, unknown>>(JsonFields, parsed, 'querystring') };
+}
 
 export const READER_ROUTE = '/r/*';
 const TARGET_DESCRIPTION = 'The target URL, http or https, as written (query string included).';
@@ -120,9 +162,7 @@ export const readerRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
     async (request, reply) => {
       const target = readerTarget(request.raw.url ?? request.url);
       checkTarget(target);
-      const query = request.query as Record<string, unknown>;
-      const input = Object.fromEntries(Object.entries(query).filter(([name]) => READER_PARAMS.has(name)));
-      const body = { ...input, url: target } as FetchRequest;
+      const body = { ...readerInput(request.query), url: target } as FetchRequest;
       const result = await deps.operations.fetchUrl(request.caller, body, locateField);
       const accept = request.headers.accept;
       if (
