@@ -40,7 +40,15 @@ export async function createPostgresSchema(t: { after(fn: () => Promise<void> | 
   t.after(async () => {
     const client = new pg.Client({ connectionString: POSTGRES_URL });
     await client.connect();
-    await client.query(`drop schema if exists ${schema} cascade`);
+    // Two test files dropping their schemas at once can deadlock on the catalog: Postgres aborts one, which retries.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.query(`drop schema if exists ${schema} cascade`);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== '40P01' || attempt === 5) throw error;
+      }
+    }
     await client.end();
   });
   const separator = POSTGRES_URL!.includes('?') ? '&' : '?';
