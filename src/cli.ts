@@ -11,7 +11,7 @@ import { ValidationError } from './errors.js';
 import { CrawlRequest, MapRequest, type CrawlStatus } from './contract/crawl.js';
 import { FetchRequest, type FetchResult } from './contract/fetch.js';
 import { validateInput } from './contract/validate.js';
-import { agentMode } from './operations/agent.js';
+import { agentMode, type AgentOperations } from './operations/agent.js';
 import { describeProgress, followCrawl, pageFile } from './operations/crawl-follow.js';
 import { describeFailure } from './operations/failure.js';
 import { createFileNamer } from './util/file-names.js';
@@ -20,6 +20,8 @@ import { API_VERSION } from './version.js';
 const USAGE = `Usage:
   fetchdown <url> [--max-tokens N] [--query TEXT] [--format markdown|text|json] [--links inline|reference|none]
                   [--images keep|none] [--max-age SECONDS] [--include SELECTOR]... [--exclude SELECTOR]... [--verbose]
+                  [--wait-for SELECTOR|MS] [--timeout MS] [--action JSON]... [--header 'Name: value']...
+                  [--cookie name=value]... [--mobile] [--locale TAG] [--screenshot FILE.png|FILE.jpeg] [--full-page]
   fetchdown map <url> [--limit N] [--search TEXT] [--json]
                       a site's URLs, one a line (--json: the API's answer with titles and sources)
   fetchdown crawl <url> --out DIR [--limit N] [--max-depth N] [--json]
@@ -36,6 +38,8 @@ and crawl always call one.
 --query with --max-tokens returns the passages that best match it, in page order, within the budget.
 The content goes to stdout; --verbose adds the metadata as JSON on stderr. --max-age refetches a cached copy older
 than that; --include and --exclude (CSS selectors, repeatable) keep only, or drop, the elements they match.
+--wait-for, --action (one step as JSON: '{"type":"click","selector":"#more"}'), --mobile and --screenshot render in
+the browser; --header and --cookie go to the page's own origin only; --screenshot writes the picture to FILE.
 Exit codes: 0 done, 1 the fetch failed, 2 bad usage or arguments, 3 bad configuration.`;
 
 const EXIT = { ok: 0, failed: 1, usage: 2, config: 3 } as const;
@@ -140,8 +144,18 @@ async function fetchCommand(argv: string[]): Promise<void> {
     include: { type: 'string', multiple: true },
     exclude: { type: 'string', multiple: true },
     verbose: { type: 'boolean', short: 'v', default: false },
+    'wait-for': { type: 'string' },
+    timeout: { type: 'string' },
+    action: { type: 'string', multiple: true },
+    header: { type: 'string', multiple: true },
+    cookie: { type: 'string', multiple: true },
+    mobile: { type: 'boolean' },
+    locale: { type: 'string' },
+    screenshot: { type: 'string' },
+    'full-page': { type: 'boolean', default: false },
   });
   const args = validateFlags<FetchRequest>(FetchRequest, {
+    ...pageFlags(values),
     url,
     format: values.format,
     links: values.links,
@@ -164,6 +178,7 @@ async function fetchCommand(argv: string[]): Promise<void> {
     await handle.close();
     return failWith(error);
   }
+  if (values.screenshot) await saveScreenshot(handle.operations, result, values.screenshot);
   await handle.close();
   if (values.verbose) {
     const { markdown: _content, document: _blocks, ...meta } = result;
@@ -172,6 +187,50 @@ async function fetchCommand(argv: string[]): Promise<void> {
   const out = args.format === 'json' ? JSON.stringify(result, null, 2) : result.markdown;
   await write(process.stdout, out.endsWith('\n') ? out : `${out}\n`);
   process.exit(EXIT.ok);
+}
+
+/** `Name: value` and `name=value` flags as the request's headers and cookies (a malformed one is a usage error). */
+function pairs(flags: string[] | undefined, separator: string, flag: string): Record<string, string> | undefined {
+  if (!flags) return undefined;
+  return Object.fromEntries(
+    flags.map((pair) => {
+      const at = pair.indexOf(separator);
+      if (at <= 0)
+        fail(`--${flag}: expected ${flag === 'header' ? "'Name: value'" : 'name=value'}, got ${pair}`, EXIT.usage);
+      return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+    }),
+  );
+}
+
+/** The page flags of `fetchdown <url>` as the request's fields (contract/interaction.ts). */
+function pageFlags(values: Record<string, string | boolean | string[] | undefined>): Record<string, unknown> {
+  const text = (name: string) => values[name] as string | undefined;
+  const actions = (values.action as string[] | undefined)?.map((json) => {
+    try {
+      return JSON.parse(json) as unknown;
+    } catch {
+      return fail(`--action: not JSON: ${json}`, EXIT.usage);
+    }
+  });
+  const shot = text('screenshot');
+  return {
+    ...(text('wait-for') !== undefined && { wait_for: asInteger(text('wait-for')!) }),
+    ...(text('timeout') !== undefined && { timeout: asInteger(text('timeout')!) }),
+    ...(actions && { actions }),
+    ...(values.header && { headers: pairs(values.header as string[], ':', 'header') }),
+    ...(values.cookie && { cookies: pairs(values.cookie as string[], '=', 'cookie') }),
+    ...(values.mobile !== undefined && { mobile: values.mobile }),
+    ...(text('locale') !== undefined && { locale: text('locale') }),
+    ...(shot && { screenshot: { full_page: values['full-page'], format: /\.jpe?g$/i.test(shot) ? 'jpeg' : 'png' } }),
+  };
+}
+
+/** Writes the page's screenshot to `file`: read back while this process (or the API) still holds it. */
+async function saveScreenshot(operations: AgentOperations, result: FetchResult, file: string): Promise<void> {
+  const name = result.screenshot_url?.split('/').pop();
+  const shot = name ? await operations.screenshot(name) : null;
+  if (!shot) return fail(`--screenshot: the picture could not be read back`, EXIT.failed);
+  await writeFile(file, shot.bytes);
 }
 
 /** The API's operations for a command that runs only on a server (exit 3 without FETCHDOWN_API_URL and _KEY). */

@@ -5,8 +5,10 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
+  ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { API_VERSION } from '../version.js';
@@ -17,6 +19,7 @@ import type { AgentOperations } from '../operations/agent.js';
 import { describeFailure, RemoteApiError } from '../operations/failure.js';
 import { fitLinks, renderCrawlStarted, renderCrawlStatus, renderMap, summarizeCrawl } from './crawl-results.js';
 import { applyDefaultBudget, fitOutlines, type DefaultBudget } from './default-budget.js';
+import { readScreenshot, screenshotLinks } from './screenshots.js';
 import { renderBatch, renderEstimate, renderFetch, renderSearch } from './render.js';
 import { TOOLS, findTool, listTools, type ToolName } from '../contract/tools.js';
 import { validateInput } from '../contract/validate.js';
@@ -75,7 +78,7 @@ export interface McpServerOptions {
 export function createMcpServer(operations: AgentOperations, options: McpServerOptions = {}): Server {
   const server = new Server(
     { name: 'fetchdown', title: 'Fetchdown', version: API_VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
   const tools = listTools({ defaultMaxChars: options.defaultMaxChars });
   const budget: DefaultBudget = { tokens: options.defaultMaxTokens ?? 0, chars: options.defaultMaxChars ?? 0 };
@@ -101,7 +104,7 @@ export function createMcpServer(operations: AgentOperations, options: McpServerO
       const result = await run(operations, args, budget);
       const structured = limit === null ? result : fitOutlines(result, limit);
       return {
-        content: [{ type: 'text', text: render(structured) }],
+        content: [{ type: 'text', text: render(structured) }, ...screenshotLinks(structured)],
         structuredContent: structured as Record<string, unknown>,
       };
     } catch (error) {
@@ -110,6 +113,10 @@ export function createMcpServer(operations: AgentOperations, options: McpServerO
       return result;
     }
   });
+
+  // Screenshots are the only resources: reached through the links a fetch returns, never listed.
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => readScreenshot(operations, request.params.uri));
 
   return server;
 }

@@ -29,6 +29,8 @@ export interface AgentOperations {
   mapSite(args: MapRequest): Promise<MapResult>;
   startCrawl(args: CrawlRequest): Promise<CrawlCreated>;
   crawlStatus(args: CrawlStatusArgs): Promise<CrawlStatus>;
+  /** A screenshot this caller took (`<id>.<format>`), or null. */
+  screenshot(file: string): Promise<{ type: string; bytes: Buffer } | null>;
 }
 
 /** Remote when FETCHDOWN_API_URL and FETCHDOWN_API_KEY are set (loadConfig refuses one without the other). */
@@ -43,7 +45,7 @@ export interface AgentHandle {
   close(): Promise<void>;
 }
 
-type FetchOperations = Pick<Operations, 'fetchUrl' | 'estimate' | 'fetchMany' | 'searchAndFetch'>;
+type FetchOperations = Pick<Operations, 'fetchUrl' | 'estimate' | 'fetchMany' | 'searchAndFetch' | 'screenshot'>;
 
 /**
  * The fetch operations run in this process for one caller: the same pipeline, cache, guard and meter as the HTTP
@@ -56,6 +58,7 @@ export function fetchingFor(operations: FetchOperations, caller: Caller) {
     estimate: (args: { url: string }) => operations.estimate(caller, args.url, inQuery),
     fetchMultiple: (args: BatchFetchRequest) => operations.fetchMany(caller, args, inBody),
     searchAndFetch: (args: SearchRequest) => operations.searchAndFetch(caller, args, inBody),
+    screenshot: (file: string) => operations.screenshot(caller, file).catch(() => null),
   };
 }
 

@@ -70,6 +70,18 @@ export function createRemoteOperations(options: RemoteOptions): AgentOperations 
       const query = new URLSearchParams({ limit: String(limit), ...(cursor !== undefined && { cursor }) });
       return call('GET', `/crawl/${encodeURIComponent(id)}?${query}`);
     },
+    async screenshot(file) {
+      const response = await request(`${base}/screenshots/${encodeURIComponent(file)}`, {
+        headers: { 'x-service-key': options.apiKey },
+        signal: AbortSignal.timeout(options.timeoutMs),
+      }).catch(() => null);
+      if (response?.statusCode !== 200) {
+        await response?.body.dump();
+        return null;
+      }
+      const type = String(response.headers['content-type'] ?? 'image/png');
+      return { type, bytes: Buffer.from(await response.body.arrayBuffer()) };
+    },
   };
 }
 
