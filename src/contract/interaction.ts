@@ -67,8 +67,8 @@ export const InteractionFields = {
       maximum: MAX_WAIT_MS,
       description:
         'A CSS selector to wait for (present in the page) before the content is read, or a number of milliseconds ' +
-        '(at most 30000) to wait. Uses the browser. When the selector never appears the answer is a 504 naming it, ' +
-        'never a half-rendered page.',
+        '(at most 30000; digits in a string count as one) to wait. Uses the browser. When the selector never ' +
+        'appears the answer is a 504 naming it, never a half-rendered page.',
       examples: ['#results .item', 2000],
     }),
   ),
@@ -182,8 +182,18 @@ function actionIssues(action: Static<typeof Action>, index: number): FieldIssue[
 export function checkInteraction(input: InteractionInput): PageOptions | undefined {
   const issues: FieldIssue[] = [];
   input.actions?.forEach((action, index) => issues.push(...actionIssues(action, index)));
-  if (typeof input.wait_for === 'string') {
-    const issue = selectorIssue(['wait_for'], input.wait_for);
+  // Digits are milliseconds: where a field has one type (MCP clients, a query string) the number comes as a string,
+  // and no CSS selector is all digits.
+  let waitFor = input.wait_for;
+  if (typeof waitFor === 'string' && /^\d+$/.test(waitFor)) waitFor = Number(waitFor);
+  if (typeof waitFor === 'number' && waitFor > MAX_WAIT_MS)
+    issues.push({
+      field: ['wait_for'],
+      msg: `Input should be less than or equal to ${MAX_WAIT_MS}`,
+      type: 'less_than_equal',
+    });
+  if (typeof waitFor === 'string') {
+    const issue = selectorIssue(['wait_for'], waitFor);
     if (issue) issues.push(issue);
   }
   const headers: Record<string, string> = {};
@@ -214,7 +224,7 @@ export function checkInteraction(input: InteractionInput): PageOptions | undefin
   if (cookies.length > 0) headers.cookie = [headers.cookie, ...cookies].filter(Boolean).join('; ');
   if (input.locale && !headers['accept-language']) headers['accept-language'] = input.locale;
   const options: PageOptions = {
-    waitFor: input.wait_for,
+    waitFor,
     timeoutMs: input.timeout,
     actions: input.actions as PageAction[] | undefined,
     headers: Object.keys(headers).length > 0 ? headers : undefined,

@@ -190,13 +190,19 @@ const INLINE_RESULT_CHARS = 100_000;
  * `["integer", "null"]` with default null) is declared with its one type, optional, without the null default. Clients
  * build arguments from `type` alone: the MCP Inspector CLI up to 0.16.5 made a number of `--tool-arg max_tokens=100`
  * only for `"type": "integer"` and sent the string "100" otherwise, and form-building clients do alike. Tool calls are
- * still validated against the HTTP API's schema, so a client that sends null for "not set" is not refused.
+ * still validated against the HTTP API's schema, so a client that sends null for "not set" is not refused. A field
+ * the HTTP API takes as a string or a number (`wait_for`: a selector or milliseconds) is declared a string, whose
+ * digits are the number (contract/interaction.ts reads them so).
  */
 function withSingleTypes(schema: Record<string, unknown>): Record<string, unknown> {
   const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
   if (!properties) return schema;
   const single = ([name, property]: [string, Record<string, unknown>]) => {
     const { type, default: fallback, ...rest } = property;
+    if (Array.isArray(type) && type.includes('string') && !type.includes('null')) {
+      const { minimum: _min, maximum: _max, ...stringOnly } = rest;
+      return [name, { type: 'string', ...stringOnly }];
+    }
     if (!Array.isArray(type) || !type.includes('null')) return [name, property];
     const types = (type as unknown[]).filter((t) => t !== 'null');
     return [

@@ -42,7 +42,7 @@ const ReaderQuery = withOptionalDefaults(
   ),
 );
 
-/** The query's own fields as POST /fetch takes them: JSON ones parsed, a number of milliseconds for wait_for. */
+/** The query's own fields as POST /fetch takes them, the JSON ones parsed. */
 function readerInput(query: Record<string, unknown>): Record<string, unknown> {
   for (const name of ['headers', 'cookies'])
     if (name in query)
@@ -52,7 +52,6 @@ function readerInput(query: Record<string, unknown>): Record<string, unknown> {
         'value_error',
       );
   const input = Object.fromEntries(Object.entries(query).filter(([name]) => READER_PARAMS.has(name)));
-  if (typeof input.wait_for === 'string' && /^\d+$/.test(input.wait_for)) input.wait_for = Number(input.wait_for);
   const parsed: Record<string, unknown> = {};
   for (const name of JSON_FIELDS) {
     if (typeof input[name] !== 'string') continue;
