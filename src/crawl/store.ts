@@ -189,17 +189,6 @@ export function createCrawlStore(store: Store) {
       return { claimed: false as const, busyUntil: row?.state === 'claimed' ? row.claimed_until : null };
     },
 
-    /** Gives a claimed page back to the queue (its host was busy). */
-    async unclaim(id: string, url: string) {
-      await db
-        .updateTable('crawl_pages')
-        .set({ state: 'queued', claimed_until: null })
-        .where('crawl_id', '=', id)
-        .where('url', '=', url)
-        .where('state', '=', 'claimed')
-        .execute();
-    },
-
     /** Finishes a claimed page once, with its counter, credits and bytes; false if it was finished already. */
     async finish(
       id: string,

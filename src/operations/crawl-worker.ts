@@ -139,16 +139,24 @@ export function createCrawlWorker(deps: CrawlWorkerDeps) {
       await crawls.finish(crawlId, url, 'skipped', {});
       return;
     }
-    const now = deps.now();
-    const claim = await crawls.claim(crawlId, url, now, now + settings.claimMs);
-    if (!claim.claimed) return claim.busyUntil ? { laterMs: Math.max(100, claim.busyUntil - now + 100) } : undefined;
     const options = JSON.parse(crawl.options) as CrawlOptions;
     const target = new URL(url);
     const delayMs = Math.max(settings.hostDelayMs, (await crawlDelay(target)) ?? 0);
+    // The host's gate first: it turns most jobs away while a site's slots are busy, and asking it costs one Redis
+    // call where a claim and its undoing are two database writes.
     const entered = await deps.gate.enter(target.host, settings.hostConcurrency, delayMs);
-    if (!entered.ok) {
-      await crawls.unclaim(crawlId, url);
-      return { laterMs: entered.retryInMs };
+    if (!entered.ok) return { laterMs: entered.retryInMs };
+    const now = deps.now();
+    let claim: Awaited<ReturnType<typeof crawls.claim>>;
+    try {
+      claim = await crawls.claim(crawlId, url, now, now + settings.claimMs);
+    } catch (error) {
+      await entered.release();
+      throw error;
+    }
+    if (!claim.claimed) {
+      await entered.release();
+      return claim.busyUntil ? { laterMs: Math.max(100, claim.busyUntil - now + 100) } : undefined;
     }
     try {
       // Read again once the page and its host are this job's: a crawl cancelled (or stopped) meanwhile starts nothing.
