@@ -1,7 +1,7 @@
 // Loopback pages that need more than a load: text that appears late, "load more", a form, infinite scroll, a cookie
 // wall, a page behind a cookie or a token, redirects and subresources to another origin, a page that echoes the
-// device and language it was seen with, and a slow app for starving the browser. The other origin (another port)
-// records every request's credential headers, so tests can prove what never reached it.
+// device and language it was seen with, a slow app for starving the browser, and a page that never finishes. The
+// other origin (another port) records every request's credential headers, so tests can prove what never reached it.
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,8 +16,10 @@ const LATE_SCRIPT = `setTimeout(() => { document.getElementById('root').innerHTM
 /** An app whose data request takes 1.5 s: a browser given less time than that has only the skeleton. */
 const SLOW_SCRIPT = `fetch('/api/slow').then((r) => r.json()).then((d) => { document.getElementById('root').innerHTML = '<article><h1>Slow app</h1><p>' + d.text + '</p><p>' + d.text + '</p></article>'; });`;
 
+/** A page made for phones too: with a viewport meta a phone lays it out at its own width (not 980 px). */
 const page = (title: string, body: string, script = '') =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}` +
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
+  `<title>${title}</title></head><body>${body}` +
   (script ? `<script>${script}</script>` : '') +
   '</body></html>';
 
@@ -183,6 +185,10 @@ export async function startInteractionSite(options: { secretOrigin?: string } = 
         }, 1500);
         return;
       }
+      case '/hang':
+        // Headers and the start of a document, then nothing: only the caller's timeout ends the wait.
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        return void res.write('<!doctype html><html><head><title>Hanging</title></head><body><p>Half');
       case '/tall':
         return html(res, page('Tall', `<main><h1>A tall page</h1><ul>${items(1, 120)}</ul></main>`));
       default:
