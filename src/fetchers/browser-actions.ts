@@ -25,10 +25,17 @@ const MOBILE = {
 /** Milliseconds left before `deadline` (a performance.now() time). */
 export const left = (deadline: number) => Math.max(0, Math.floor(deadline - performance.now()));
 
-/** Sets the device, user agent and locale for this lease's page (its DevTools session ends with the page). */
+/** The locale of a render whose caller named none. */
+const DEFAULT_LOCALE = 'en-US';
+
+/**
+ * Sets the device, user agent and locale for this lease's page (its DevTools session ends with the page). The locale
+ * is set here for every render, the default one too: Chromium lets only the session that set a locale override
+ * change it, so one set by the context (Playwright's own session) would refuse every locale a caller asks for.
+ */
 export async function emulate(lease: Lease, page: PageOptions, userAgent?: string): Promise<void> {
   const { cdp } = lease;
-  if (!cdp || (!page.mobile && !page.locale)) return;
+  if (!cdp) return;
   if (page.mobile) {
     await cdp.send('Emulation.setDeviceMetricsOverride', {
       width: MOBILE.width,
@@ -38,10 +45,11 @@ export async function emulate(lease: Lease, page: PageOptions, userAgent?: strin
     });
     await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 5 });
   }
-  if (page.locale) await cdp.send('Emulation.setLocaleOverride', { locale: page.locale.replace(/-/g, '_') });
+  const locale = page.locale ?? DEFAULT_LOCALE;
+  await cdp.send('Emulation.setLocaleOverride', { locale: locale.replace(/-/g, '_') });
   await cdp.send('Network.setUserAgentOverride', {
     userAgent: page.mobile ? MOBILE.userAgent : (userAgent ?? (await lease.page.evaluate(() => navigator.userAgent))),
-    ...(page.locale ? { acceptLanguage: page.locale } : {}),
+    acceptLanguage: locale,
     ...(page.mobile ? { platform: 'Android' } : {}),
   });
 }

@@ -188,7 +188,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
       serviceWorkers: 'block',
       acceptDownloads: false,
       viewport: { width: 1280, height: 900 },
-      locale: 'en-US',
+      // No locale here: each render sets its own (emulate() in browser-actions.ts), which one set here would forbid.
       ...(proxy ? { proxy: { server: proxy.url, bypass: '<-loopback>', ...proxyCredentials } } : {}),
     });
     const slot: Slot = {
