@@ -58,13 +58,17 @@ export function createFreshFetch(deps: {
         const { fetcher, pay, page } = upstream;
         const signal = page?.timeoutMs === undefined ? undefined : AbortSignal.timeout(page.timeoutMs);
         const routed = await router.fetch(url, { fetcher, pay, page, signal });
-        if (!routed.outcome.ok && signal?.aborted)
+        if (!routed.outcome.ok && signal?.aborted) {
+          const { failure } = routed.outcome;
+          // A timeout of the fetcher's own says what was still awaited (a wait_for selector): kept after ours.
+          const awaited = failure.code === 'upstream_timeout' ? `: ${failure.detail}` : '';
           routed.outcome.failure = {
-            ...routed.outcome.failure,
+            ...failure,
             code: 'upstream_timeout',
-            detail: `the fetch did not finish within its timeout of ${page?.timeoutMs} ms`,
+            detail: `the fetch did not finish within its timeout of ${page?.timeoutMs} ms${awaited}`,
             retryable: true,
           };
+        }
         upstreamFetches.inc({
           fetcher: routed.fetcher,
           outcome: routed.outcome.ok ? 'ok' : routed.outcome.failure.code,
