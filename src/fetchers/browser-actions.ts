@@ -2,6 +2,7 @@
 // selector or a time, the steps of `actions`, and screenshots. Each step is bounded by the render's deadline; a step
 // that fails is a failure naming it, never a page read half-way.
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { CDPSession } from 'playwright-core';
 import type { FetchFailure } from '../errors.js';
 import type { Lease } from './browser-pool.js';
 import type { PageAction, PageOptions, ScreenshotRequest, Shot } from './types.js';
@@ -25,6 +26,9 @@ const MOBILE = {
 /** Milliseconds left before `deadline` (a performance.now() time). */
 export const left = (deadline: number) => Math.max(0, Math.floor(deadline - performance.now()));
 
+/** Leases whose page is seen as a phone (emulate): their screenshots are taken as the phone sees it. */
+const phones = new WeakSet<Lease>();
+
 /** The locale of a render whose caller named none. */
 const DEFAULT_LOCALE = 'en-US';
 
@@ -37,6 +41,7 @@ export async function emulate(lease: Lease, page: PageOptions, userAgent?: strin
   const { cdp } = lease;
   if (!cdp) return;
   if (page.mobile) {
+    phones.add(lease);
     await cdp.send('Emulation.setDeviceMetricsOverride', {
       width: MOBILE.width,
       height: MOBILE.height,
@@ -75,8 +80,29 @@ export async function waitFor(lease: Lease, target: string | number, deadline: n
   }
 }
 
+/**
+ * A phone's screenshot, through the lease's own DevTools session that set the phone's screen: Playwright's
+ * page.screenshot() knows only the context's desktop viewport, and lays the page out at 1280 px again for it. In
+ * device pixels (the phone's pixel ratio), the whole page cut at MAX_SHOT_HEIGHT of them.
+ */
+async function phoneScreenshot(cdp: CDPSession, request: ScreenshotRequest, step: number | null): Promise<Shot> {
+  const format = { format: request.format, ...(request.format === 'jpeg' ? { quality: JPEG_QUALITY } : {}) };
+  let clip;
+  if (request.fullPage) {
+    const { cssContentSize } = await cdp.send('Page.getLayoutMetrics');
+    const height = Math.min(Math.ceil(cssContentSize.height), Math.floor(MAX_SHOT_HEIGHT / MOBILE.deviceScaleFactor));
+    clip = { x: 0, y: 0, width: MOBILE.width, height, scale: 1 };
+  }
+  const { data } = await cdp.send(
+    'Page.captureScreenshot',
+    clip ? { ...format, captureBeyondViewport: true, clip } : format,
+  );
+  return { step, format: request.format, bytes: Buffer.from(data, 'base64') };
+}
+
 export async function screenshot(lease: Lease, request: ScreenshotRequest, step: number | null): Promise<Shot> {
-  const { page } = lease;
+  const { page, cdp } = lease;
+  if (cdp && phones.has(lease)) return phoneScreenshot(cdp, request, step);
   const options = { type: request.format, ...(request.format === 'jpeg' ? { quality: JPEG_QUALITY } : {}) };
   if (!request.fullPage) return { step, format: request.format, bytes: await page.screenshot(options) };
   const size = await page.evaluate(() => ({
