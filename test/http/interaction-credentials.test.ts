@@ -1,7 +1,7 @@
 // The caller's cookies and headers (issue 34) over HTTP, in Debian's Chromium and the html fetcher against the
 // loopback interaction site with the guard on: they open a page that answers 401 without them; they reach the
-// requested origin alone (never another after a redirect, never another's subresources); what was fetched with them
-// is never where a caller without them reads; and they never reach the request log.
+// requested origin alone (never another after a redirect, never another's subresources, never the reader provider);
+// what was fetched with them is never where a caller without them reads; and they never reach the request log.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { withKey } from '../helpers/accounts.js';
@@ -13,6 +13,7 @@ import {
   type InteractionWorld,
 } from '../helpers/interaction-app.js';
 import { BEARER_TOKEN, SESSION_COOKIE, startInteractionSite, type Received } from '../helpers/interaction-site.js';
+import { startReaderStandIn } from '../helpers/fixture-fetchers.js';
 import { startServerProcess } from '../helpers/server-process.js';
 import { browserSkip } from '../fetchers/chromium.js';
 
@@ -142,6 +143,32 @@ describe('what was fetched with credentials is never where others read', { skip,
     assert.equal(credentialed.status, 200, credentialed.text);
     assert.equal(credentialed.body.cache.hit, false);
     assert.equal(receivedAt(world.site.received, '/tall')[0]?.cookie, SESSION_COOKIE);
+  });
+});
+
+describe("the reader provider never gets the caller's credentials", { skip, timeout: 300_000 }, () => {
+  test('in auto, a page that refuses them falls back to no reader: the 401, the reader never asked', async (t) => {
+    const reader = await startReaderStandIn('test-reader-key');
+    t.after(() => reader.close());
+    const withReader = await startInteractionWorld({
+      READER_BASE_URL: reader.baseUrl,
+      READER_API_KEY: 'test-reader-key',
+    });
+    t.after(() => withReader.close());
+    const url = withReader.site.url('/private');
+    // Without credentials the site's refusal goes to the reader: it is on this route.
+    const plain = await withReader.fetchPage({ url });
+    assert.equal(plain.status, 200, plain.text);
+    assert.equal(plain.body.fetch_info.fetcher_used, 'reader');
+    assert.deepEqual(reader.requested, [url]);
+    const refused = await withReader.fetchPage({ url, cookies: { session: 'someone-else' } });
+    assertRefused(refused);
+    const skipped = refused.body.attempts?.find((attempt: { fetcher: string }) => attempt.fetcher === 'reader');
+    assert.equal(skipped?.outcome, 'unavailable', refused.text);
+    assert.match(skipped.detail, /never sent to it/);
+    const members = await withReader.fetchPage({ url, ...CREDENTIALS.Authorization });
+    assert.equal(members.body.fetch_info?.fetcher_used, 'html', members.text);
+    assert.deepEqual(reader.requested, [url], 'the reader was asked once, without credentials');
   });
 });
 
