@@ -139,7 +139,12 @@ async function render(
   let shots: Shot[] = [];
   if (request.actions?.length) {
     await waitForQuiet(lease, Math.min(options.waitMs, left(deadline)));
-    const settle = async () => void (await waitForQuiet(lease, Math.min(SETTLE_MS, left(deadline))));
+    const settle = async () => {
+      // What a step set off (a click's fetch, perhaps a moment later) may not have reached the network yet: the quiet
+      // window starts at the step, not at the page's last request before it.
+      lease.network.lastActivity = performance.now();
+      await waitForQuiet(lease, Math.min(SETTLE_MS, left(deadline)));
+    };
     const acted = await runActions(lease, request.actions, deadline, settle, () => watch.failure());
     if (!acted.ok) return failed(acted.failure);
     shots = acted.shots;
