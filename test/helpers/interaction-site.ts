@@ -87,12 +87,14 @@ export async function startInteractionSite(options: { secretOrigin?: string } = 
         return void res.end(JSON.stringify({ html: items(from, from + 4) }));
       }
       case '/more':
+        // ?delay=<ms>: the button's handler fetches that long after the click (debounced, as many are).
         return html(
           res,
           page(
             'Load more',
             `<main><h1>All the items</h1><ul id="list">${items(1, 5)}</ul><button id="more">Load more</button></main>`,
             `let next = 6; document.getElementById('more').addEventListener('click', async () => {
+              await new Promise((resolve) => setTimeout(resolve, ${Number(url.searchParams.get('delay') ?? 0)}));
               const r = await fetch('/more/items?from=' + next); next += 5;
               document.getElementById('list').insertAdjacentHTML('beforeend', (await r.json()).html); });`,
           ),

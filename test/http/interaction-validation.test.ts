@@ -78,6 +78,8 @@ describe('422s for the fields of pages that need more than a load', { timeout: 1
 
   test('wait_for above 30000 ms and a timeout below 1000 ms', async () => {
     assertInvalid(await fetchMore({ wait_for: 30_001 }), ['body', 'wait_for'], 'less_than_equal');
+    // Digits in a string are milliseconds too (as MCP clients and query strings send them), with the same limit.
+    assertInvalid(await fetchMore({ wait_for: '30001' }), ['body', 'wait_for'], 'less_than_equal');
     assertInvalid(await fetchMore({ timeout: 999 }), ['body', 'timeout'], 'greater_than_equal');
     assertInvalid(await fetchMore({ timeout: 60_001 }), ['body', 'timeout'], 'less_than_equal');
   });
