@@ -211,19 +211,24 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
           .then((opener) => opener && page.close())
           .catch(() => undefined),
     );
-    slot.page = await context.newPage();
+    slot.page = watchPage(slot, await context.newPage());
     slot.cdp = await context.newCDPSession(slot.page).catch(() => null);
+    slots.add(slot);
+    return slot;
+  }
+
+  /** Counts the page's requests for its lease's quiet wait, and takes the slot out of use if the page crashes. */
+  function watchPage(slot: Slot, page: Page): Page {
     const network = (delta: number) => () => {
       if (!slot.lease) return;
       slot.lease.network.inflight = Math.max(0, slot.lease.network.inflight + delta);
       slot.lease.network.lastActivity = performance.now();
     };
-    slot.page.on('request', network(1));
-    slot.page.on('requestfinished', network(-1));
-    slot.page.on('requestfailed', network(-1));
-    slot.page.on('crash', () => (slot.healthy = false));
-    slots.add(slot);
-    return slot;
+    page.on('request', network(1));
+    page.on('requestfinished', network(-1));
+    page.on('requestfailed', network(-1));
+    page.on('crash', () => (slot.healthy = false));
+    return page;
   }
 
   async function dispose(slot: Slot): Promise<void> {
@@ -238,7 +243,7 @@ export function createBrowserPool(options: BrowserPoolOptions): BrowserPool {
     const wipe = async () => {
       // A new page drops sessionStorage and stops the old page's timers; the context (and its warm caches) stays.
       const previous = slot.page;
-      slot.page = await slot.context.newPage();
+      slot.page = watchPage(slot, await slot.context.newPage());
       await previous.close();
       const cdp = await slot.context.newCDPSession(slot.page);
       await slot.cdp?.detach().catch(() => undefined);

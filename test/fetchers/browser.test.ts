@@ -166,6 +166,18 @@ describe('browser pool', SUITE, () => {
     assert.ok(pool.stats().contexts <= 2);
   });
 
+  test("every lease of a slot counts its page's requests (the quiet wait's), not only the slot's first", async () => {
+    const { pool } = makeFetcher({ size: 1 });
+    for (const lease of [1, 2, 3]) {
+      const counted = await pool.withPage(async ({ page, network }) => {
+        const before = network.lastActivity;
+        await page.goto(site.url('/app-shell'), { waitUntil: 'networkidle' });
+        return network.lastActivity > before && network.inflight === 0;
+      });
+      assert.deepEqual(counted, { ok: true, value: true }, `lease ${lease}`);
+    }
+  });
+
   test('a full queue answers fetcher_unavailable (busy) at once instead of waiting', async () => {
     const { fetcher } = makeFetcher({ size: 1, queueMax: 0 });
     const [first, second] = await Promise.all([
