@@ -41,7 +41,7 @@ export async function startServerChild<T extends Record<string, unknown>>(
 }
 
 /** The fields of /proc/<pid>/stat after the command name (the state first), or null when there is none. */
-function statFields(pid: number | string | undefined): string[] | null {
+export function statFields(pid: number | string | undefined): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(') ') + 2).split(' ');

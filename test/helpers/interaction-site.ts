@@ -11,8 +11,9 @@ export const BEARER_TOKEN = 'Bearer t0ken-value-never-logged';
 const SENTENCE =
   'Tomatoes need at least six hours of direct sun every day, which makes a south-facing balcony the best place for them.';
 
-/** The text arrives a second after the page: a selector or a pause must be waited for. */
-const LATE_SCRIPT = `setTimeout(() => { document.getElementById('root').innerHTML = '<article><h1 id="ready">Arrived late</h1><p>${SENTENCE}</p><p>${SENTENCE}</p></article>'; }, 1000);`;
+/** The text arrives a second (or `?ms=`) after the page: a selector or a pause must be waited for. */
+const lateScript = (ms: number) =>
+  `setTimeout(() => { document.getElementById('root').innerHTML = '<article><h1 id="ready">Arrived late</h1><p>${SENTENCE}</p><p>${SENTENCE}</p></article>'; }, ${ms});`;
 /** An app whose data request takes 1.5 s: a browser given less time than that has only the skeleton. */
 const SLOW_SCRIPT = `fetch('/api/slow').then((r) => r.json()).then((d) => { document.getElementById('root').innerHTML = '<article><h1>Slow app</h1><p>' + d.text + '</p><p>' + d.text + '</p></article>'; });`;
 
@@ -80,7 +81,10 @@ export async function startInteractionSite(options: { secretOrigin?: string } = 
     const signedIn = req.headers.cookie?.includes(SESSION_COOKIE) || req.headers.authorization === BEARER_TOKEN;
     switch (url.pathname) {
       case '/late':
-        return html(res, page('Late', '<div id="root"><p>Loading…</p></div>', LATE_SCRIPT));
+        return html(
+          res,
+          page('Late', '<div id="root"><p>Loading…</p></div>', lateScript(Number(url.searchParams.get('ms') ?? 1000))),
+        );
       case '/more/items': {
         const from = Number(url.searchParams.get('from'));
         res.writeHead(200, { 'content-type': 'application/json' });
