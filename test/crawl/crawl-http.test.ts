@@ -150,6 +150,8 @@ test('a crawl and its pages go once their retention has passed (an injected cloc
     { clock: { now: () => now }, addresses: { resolveHost: createTestDns(CRAWL_SITE_RECORDS) } },
   );
   const { apiKey } = await signUp(app);
+  // The injected clock stands still, so the rate limit's window never passes: the polls below need a paid plan's.
+  await setPlan(app, apiKey, 'pro');
   const start = async () => {
     const res = await app.request(
       'POST',
@@ -165,7 +167,7 @@ test('a crawl and its pages go once their retention has passed (an injected cloc
     const status = await app.request('GET', `/crawl/${first}`, undefined, withKey(apiKey));
     assert.equal(status.status, 200);
     if (status.body.status === 'completed') break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
   now += 23 * 3_600_000;
   await start();
