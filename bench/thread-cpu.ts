@@ -9,6 +9,8 @@ import type { ConversionOptions, Conversions } from '../src/fetchers/conversions
 import { loadBenchmarkPages } from './benchmark-pages.js';
 import { loadAverage, spread } from './processes.js';
 import { ratios } from './serving.js';
+import { loadConfig } from '../src/config.js';
+import { documentOptions } from '../src/fetchers/index.js';
 
 const other = process.argv[2];
 if (!other) throw new Error('usage: npm run bench:thread-cpu -- <path of the other checkout>');
@@ -23,7 +25,7 @@ const OPTIONS = {
   maxTasks: 1e6,
   heapMb: 1024,
   nice: 0,
-  pdfMaxPages: 1,
+  documents: documentOptions(loadConfig({})),
 };
 
 type Make = (options: ConversionOptions) => Conversions;

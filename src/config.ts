@@ -53,6 +53,11 @@ export const ConfigSchema = Type.Object({
   // Fetchers (src/fetchers/README.md): robots.txt, PDF limits, the headless browser and the reader provider.
   ROBOTS_TXT: Type.Union([Type.Literal('respect'), Type.Literal('ignore')], { default: 'respect' }),
   PDF_MAX_PAGES: Int(300, 1, 100000),
+  // Zip-based documents (DOCX, XLSX, PPTX, ODS, EPUB): at most this many entries, inflating to at most this many bytes
+  // together (zip bombs are refused before anything is inflated); spreadsheets and CSV: rows read per sheet.
+  DOCUMENT_MAX_ENTRIES: Int(10000, 1),
+  DOCUMENT_MAX_UNCOMPRESSED_BYTES: Int(256 * 1024 * 1024, 1024),
+  DOCUMENT_MAX_ROWS: Int(5000, 1),
   CHROMIUM_PATH: Type.String({ default: '/usr/bin/chromium', minLength: 1 }),
   BROWSER_WS_ENDPOINT: Type.Optional(Type.String({ pattern: '^(wss?|https?)://' })),
   BROWSER_API_KEY: Type.Optional(Type.String({ minLength: 1 })),

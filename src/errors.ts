@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   upstream_unreachable: 502,
   upstream_timeout: 504,
   no_text_layer: 422,
+  unreadable_document: 422,
   action_failed: 422,
   empty_content: 422,
   extraction_timeout: 422,
@@ -173,6 +174,7 @@ export interface FetchFailure {
     | 'upstream_timeout'
     | 'unsupported_content'
     | 'no_text_layer'
+    | 'unreadable_document'
     | 'empty_content'
     | 'reader_failed'
     | 'blocked_by_site'
@@ -200,6 +202,7 @@ const RETRY_HINTS: Partial<Record<FetchFailure['code'], string>> = {
   upstream_unreachable: 'check the URL; the host could not be reached',
   blocked_url: 'only public internet addresses can be fetched',
   no_text_layer: 'the PDF is scanned images without text; run OCR on it yourself',
+  unreadable_document: 'the file is corrupt, truncated, encrypted or too large once unpacked; fetch a readable copy',
   empty_content: 'the page has no readable text; try fetcher "browser" if it is built by JavaScript',
   reader_failed: 'retry later, or try another fetcher',
   blocked_by_site: 'the site shows automated clients a bot challenge; no fallback could get past it',

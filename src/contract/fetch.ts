@@ -2,6 +2,7 @@
 // source for validation (every surface), serialisation and /openapi.json.
 import { Type, type Static } from '@sinclair/typebox';
 import { IMAGE_STYLES, LINK_STYLES } from '../extract/formats/styles.js';
+import { DOCUMENT_TYPES } from '../fetchers/documents/types.js';
 import { InteractionFields } from './interaction.js';
 
 export const MAX_URL_LENGTH = 2083;
@@ -229,6 +230,12 @@ const CopyHistoryFields = {
 
 const FetchInfo = Type.Object({
   fetcher_used: StringEnum(FETCHERS),
+  document_type: StringEnum(DOCUMENT_TYPES, {
+    description:
+      'What the bytes were, by their magic bytes and Content-Type: html, pdf, docx, xlsx, ods, csv, pptx, epub, ' +
+      'rss, atom, json, xml, markdown, text or image. Binary documents are read by the pdf fetcher (the document ' +
+      'extractor), text formats by html.',
+  }),
   attempts: Type.Optional(
     Type.Array(Attempt, { description: 'Every fetcher the router tried, in order, when it tried more than one.' }),
   ),

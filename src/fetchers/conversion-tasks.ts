@@ -1,5 +1,5 @@
 // The CPU work of a fetch as tasks with plain-data inputs and results, so the same functions run in this thread or on
-// a worker thread (conversions.ts): a response's body → page (HTML extraction, Markdown, text; PDF layout), a
+// a worker thread (conversions.ts): a response's body → page (HTML extraction, Markdown, text; documents), a
 // rendered page's HTML → content (and the HTML compressed, when it is to be kept), a reader provider's Markdown →
 // content, a caller's selection of a page's kept HTML, each with its token counts.
 import { extractHtml, type ExtractedContent } from '../extract/index.js';
@@ -8,7 +8,8 @@ import type { HttpResponse } from '../net/safe-client.js';
 import { countTokens } from '../tokens/count.js';
 import { convertHtmlResponse } from './html.js';
 import { packHtml, unpackHtml } from './kept-html.js';
-import { convertPdf } from './pdf.js';
+import { convertDocument, type DocumentOptions } from './documents/index.js';
+import type { DocumentLimits } from './documents/types.js';
 import { convertReaderContent, type ReaderContent } from './reader-content.js';
 import type { FetchOutcome, TokenCounts } from './types.js';
 
@@ -40,9 +41,11 @@ function withTokens(outcome: FetchOutcome): FetchOutcome {
 }
 
 export const conversionTasks = {
-  html: (response: WireResponse): FetchOutcome => withTokens(convertHtmlResponse(fromWire(response))),
-  pdf: async (input: { response: WireResponse; maxPages: number }): Promise<FetchOutcome> =>
-    withTokens(await convertPdf(fromWire(input.response), { maxPages: input.maxPages })),
+  html: (input: { response: WireResponse; limits: DocumentLimits }): FetchOutcome =>
+    withTokens(convertHtmlResponse(fromWire(input.response), input.limits)),
+  /** A binary document (PDF, DOCX, XLSX, ODS, PPTX, EPUB): the `pdf` fetcher's conversion. */
+  pdf: async (input: { response: WireResponse; options: DocumentOptions }): Promise<FetchOutcome> =>
+    withTokens(await convertDocument(fromWire(input.response), input.options)),
   /** `keep`: the HTML comes back compressed too (kept-html.ts), for a page that is kept. */
   extract: (input: { html: string; url: string; keep?: boolean }): CountedContent => {
     const content = extractHtml(input.html, input.url);

@@ -16,6 +16,7 @@ import {
   type CountedContent,
   type CountedSelection,
 } from './conversion-tasks.js';
+import type { DocumentOptions } from './documents/index.js';
 import type { ReaderContent } from './reader-content.js';
 import { failed, type FetchOutcome } from './types.js';
 
@@ -29,7 +30,8 @@ export interface ConversionOptions {
   maxTasks: number;
   heapMb: number;
   nice: number;
-  pdfMaxPages: number;
+  /** How binary documents are read: PDF pages, zip and row limits. */
+  documents: DocumentOptions;
 }
 
 export type Converted<T> = { ok: true; content: T } | { ok: false; failure: FetchFailure };
@@ -38,7 +40,7 @@ export type Extraction = Converted<CountedContent>;
 export interface Conversions {
   /** A 2xx response with a textual body → page (html.ts's conversion), token counts included. */
   html(response: HttpResponse): Promise<FetchOutcome>;
-  /** A PDF response → page (pdf.ts), token counts included. */
+  /** A binary document response → page (documents/index.ts), token counts included. */
   pdf(response: HttpResponse): Promise<FetchOutcome>;
   /** A rendered page's HTML → its content (the browser fetcher); with the HTML compressed too when `keep`. */
   extract(html: string, url: string, keep?: boolean): Promise<Extraction>;
@@ -110,10 +112,11 @@ function counted<T extends { ok: true } | { ok: false; failure: FetchFailure }>(
 }
 
 export function createConversions(options: ConversionOptions): Conversions {
-  const pdfInput = (response: HttpResponse) => ({ response: toWire(response), maxPages: options.pdfMaxPages });
+  const htmlInput = (response: HttpResponse) => ({ response: toWire(response), limits: options.documents.limits });
+  const pdfInput = (response: HttpResponse) => ({ response: toWire(response), options: options.documents });
   if (options.workers === 0) {
     return {
-      html: async (response) => counted('html', conversionTasks.html(toWire(response))),
+      html: async (response) => counted('html', conversionTasks.html(htmlInput(response))),
       pdf: async (response) => counted('pdf', await conversionTasks.pdf(pdfInput(response))),
       extract: async (html, url, keep) =>
         counted('extract', { ok: true, content: conversionTasks.extract({ html, url, keep }) }),
@@ -152,7 +155,7 @@ export function createConversions(options: ConversionOptions): Conversions {
   }
 
   return {
-    html: (response) => convert('html', toWire(response), response.url.href),
+    html: (response) => convert('html', htmlInput(response), response.url.href),
     pdf: (response) => convert('pdf', pdfInput(response), response.url.href),
     extract: (html, url, keep) => content('extract', { html, url, keep }, url),
     reader: (input) => content('reader', input, input.url),

@@ -1,18 +1,18 @@
 // The simple-HTML fetcher: one guarded GET, then main-content extraction (or the publisher's own Markdown as is).
-// It also converts the bodies of any other textual type (plain text, JSON, XML); the router hands it responses it got.
+// It also converts the bodies of the text formats (Markdown, plain text, CSV, feeds, JSON, XML); the router hands it
+// responses it got.
 import type { FetchFailure } from '../errors.js';
 import { contentFromMarkdown, extractHtml, type ExtractedContent } from '../extract/index.js';
 import { decodeBody } from '../net/charset.js';
 import type { HttpResponse, SafeClient } from '../net/safe-client.js';
-import { isHtmlType, isTextual } from './content-type.js';
+import { documentType } from './documents/sniff.js';
+import type { DocumentLimits, DocumentText, DocumentType } from './documents/types.js';
 import { mimeOf } from '../util/media-type.js';
 import { packHtml } from './kept-html.js';
 import { failed, type FetchedPage, type FetchOutcome, type ResponseConverter } from './types.js';
 
 /** Publisher Markdown first (llms-friendly sites answer it), HTML next, anything textual last. */
 export const ACCEPT = 'text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, text/plain;q=0.8, */*;q=0.5';
-
-const MARKDOWN_TYPES = new Set(['text/markdown', 'text/x-markdown']);
 
 function unsupported(mime: string): FetchFailure {
   return {
@@ -33,32 +33,41 @@ export function statusFailure(response: HttpResponse): FetchFailure {
   };
 }
 
-/** Decides how a body becomes content; null when it cannot be read as text. */
+/** Text formats with a reader of their own (documents/): their Markdown is built, not extracted. */
+const TEXT_READERS: Partial<Record<DocumentType, (text: string, limits: DocumentLimits) => DocumentText>> = {};
+
+const fenced = (language: string, code: string) => '```' + language + '\n' + code.trim() + '\n```';
+
+/** Decides how a body becomes content by what it is (documents/sniff.ts); null when it is not text. */
 function convert(
   body: Buffer,
   contentType: string | undefined,
   pageUrl: string,
-): { content: ExtractedContent; sourceMarkdown: boolean; html?: string } | null {
-  let mime = mimeOf(contentType);
+  limits: DocumentLimits,
+): { content: ExtractedContent; type: DocumentType; sourceMarkdown?: boolean; html?: string } | null {
+  const type = documentType(contentType, body);
   const decoded = () => decodeBody(body, contentType);
-  if (!mime) {
-    // No Content-Type: sniff the way browsers do for the two cases that matter.
-    const head = body.subarray(0, 512).toString('latin1').trimStart().toLowerCase();
-    if (head.startsWith('<!doctype html') || head.startsWith('<html') || /<(head|body|p|div)[\s>]/.test(head))
-      mime = 'text/html';
-    else if (!body.subarray(0, 512).includes(0)) mime = 'text/plain';
+  const read = type && TEXT_READERS[type];
+  if (read) {
+    const document = read(decoded(), limits);
+    const content = contentFromMarkdown(document.markdown, pageUrl);
+    return { content: { ...content, title: document.title ?? content.title }, type };
   }
-  if (isHtmlType(mime)) {
-    const html = decoded();
-    return { content: extractHtml(html, pageUrl), sourceMarkdown: false, html };
+  switch (type) {
+    case 'html': {
+      const html = decoded();
+      return { content: extractHtml(html, pageUrl), type, html };
+    }
+    case 'markdown':
+      return { content: contentFromMarkdown(decoded(), pageUrl), type, sourceMarkdown: true };
+    case 'json':
+    case 'xml':
+      return { content: contentFromMarkdown(fenced(type, decoded()), pageUrl), type };
+    case 'text':
+      return { content: contentFromMarkdown(decoded(), pageUrl), type };
+    default:
+      return null;
   }
-  if (MARKDOWN_TYPES.has(mime)) return { content: contentFromMarkdown(decoded(), pageUrl), sourceMarkdown: true };
-  if (mime.endsWith('json'))
-    return { content: contentFromMarkdown('```json\n' + decoded().trim() + '\n```', pageUrl), sourceMarkdown: false };
-  if (mime.endsWith('xml'))
-    return { content: contentFromMarkdown('```xml\n' + decoded().trim() + '\n```', pageUrl), sourceMarkdown: false };
-  if (isTextual(mime)) return { content: contentFromMarkdown(decoded(), pageUrl), sourceMarkdown: false };
-  return null;
 }
 
 /**
@@ -76,12 +85,12 @@ export function emptyFailure(url: string, why = 'has no readable text'): FetchFa
 }
 
 /** A 2xx response → the page; other statuses, unreadable types and empty extractions are failures. */
-export function convertHtmlResponse(response: HttpResponse): FetchOutcome {
+export function convertHtmlResponse(response: HttpResponse, limits: DocumentLimits): FetchOutcome {
   if (response.status >= 300) return failed(statusFailure(response));
   const contentType = response.headers['content-type'];
-  const converted = convert(response.body, contentType, response.url.href);
+  const converted = convert(response.body, contentType, response.url.href, limits);
   if (!converted) return failed(unsupported(mimeOf(contentType)));
-  const { content, sourceMarkdown, html } = converted;
+  const { content, type, sourceMarkdown = false, html } = converted;
   const page: FetchedPage = {
     url: response.url.href,
     statusCode: response.status,
@@ -96,6 +105,7 @@ export function convertHtmlResponse(response: HttpResponse): FetchOutcome {
     bytes: response.bytes,
     bodyTruncated: response.bodyTruncated,
     sourceMarkdown,
+    documentType: type,
   };
   if (isEmptyContent(page)) return failed(emptyFailure(page.url));
   if (html !== undefined) page.htmlBrotli = packHtml(html);
@@ -105,9 +115,10 @@ export function convertHtmlResponse(response: HttpResponse): FetchOutcome {
 /** deps.convert: where the body is converted (conversions.ts: an extraction thread); in this thread when left out. */
 export function createHtmlFetcher(deps: {
   client: SafeClient;
+  limits: DocumentLimits;
   convert?: (response: HttpResponse) => Promise<FetchOutcome>;
 }): ResponseConverter {
-  const convert = deps.convert ?? (async (response: HttpResponse) => convertHtmlResponse(response));
+  const convert = deps.convert ?? (async (response: HttpResponse) => convertHtmlResponse(response, deps.limits));
   return {
     name: 'html',
     unavailable: () => null,

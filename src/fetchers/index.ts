@@ -6,14 +6,27 @@ import type { SafeClient } from '../net/safe-client.js';
 import { createBrowserFetcher } from './browser.js';
 import { createBrowserPool } from './browser-pool.js';
 import { createConversions } from './conversions.js';
+import { createDocumentFetcher } from './documents/fetcher.js';
+import type { DocumentOptions } from './documents/index.js';
 import { createHtmlFetcher } from './html.js';
-import { createPdfFetcher } from './pdf.js';
 import { createReaderFetcher } from './reader.js';
 import { createRobotsPolicy } from './robots.js';
 import { trackBrowserPool, trackExtraction } from '../metrics/registry.js';
 import { createRouter } from './router.js';
 
 export type { Router, Routed } from './router.js';
+
+/** How binary documents and the text formats are read, from the config. */
+export function documentOptions(config: Config): DocumentOptions {
+  return {
+    maxPages: config.PDF_MAX_PAGES,
+    limits: {
+      maxEntries: config.DOCUMENT_MAX_ENTRIES,
+      maxUncompressedBytes: config.DOCUMENT_MAX_UNCOMPRESSED_BYTES,
+      maxRows: config.DOCUMENT_MAX_ROWS,
+    },
+  };
+}
 
 export function createFetchers(config: Config, deps: { client: SafeClient; cache: Cache; addresses?: AddressRules }) {
   const { client, cache } = deps;
@@ -33,6 +46,7 @@ export function createFetchers(config: Config, deps: { client: SafeClient; cache
     userAgent: config.USER_AGENT,
     acquireTimeoutMs: config.FETCH_TIMEOUT_MS,
   });
+  const documents = documentOptions(config);
   const conversions = createConversions({
     workers: config.EXTRACT_WORKERS,
     queueMax: config.EXTRACT_QUEUE_MAX,
@@ -41,15 +55,15 @@ export function createFetchers(config: Config, deps: { client: SafeClient; cache
     maxTasks: config.EXTRACT_WORKER_MAX_TASKS,
     heapMb: config.EXTRACT_WORKER_HEAP_MB,
     nice: config.EXTRACT_WORKER_NICE,
-    pdfMaxPages: config.PDF_MAX_PAGES,
+    documents,
   });
   const robots = config.ROBOTS_TXT === 'ignore' ? null : createRobotsPolicy({ client, cache, token: BOT_TOKEN });
   const router = createRouter({
     client,
     policy,
     fetchers: {
-      html: createHtmlFetcher({ client, convert: conversions.html }),
-      pdf: createPdfFetcher({ client, maxPages: config.PDF_MAX_PAGES, convert: conversions.pdf }),
+      html: createHtmlFetcher({ client, limits: documents.limits, convert: conversions.html }),
+      pdf: createDocumentFetcher({ client, options: documents, convert: conversions.pdf }),
       browser: createBrowserFetcher({
         extract: conversions.extract,
         pool,

@@ -7,11 +7,11 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { normalisePdfDate } from '../extract/metadata/dates.js';
 import { markdownToText } from '../extract/index.js';
 import type { FetchFailure } from '../errors.js';
-import type { HttpResponse, SafeClient } from '../net/safe-client.js';
-import { hasPdfMagic } from './content-type.js';
-import { ACCEPT, statusFailure } from './html.js';
+import type { HttpResponse } from '../net/safe-client.js';
+import { hasPdfMagic } from './documents/sniff.js';
+import { statusFailure } from './html.js';
 import { layoutPages, type TextRun } from './pdf-layout.js';
-import { failed, type FetchOutcome, type ResponseConverter } from './types.js';
+import { failed, type FetchOutcome } from './types.js';
 
 /**
  * Letters and digits per page below which a PDF has no text layer. A page of body text has 1,500–3,000; a scanned
@@ -41,6 +41,12 @@ interface PdfInfo {
 const notPdf = (host: string, detail: string): FetchFailure => ({
   code: 'unsupported_content',
   detail: `${host}: ${detail}`,
+  retryable: false,
+});
+
+const unreadable = (host: string, why: string): FetchFailure => ({
+  code: 'unreadable_document',
+  detail: `${host}: the PDF file ${why}`,
   retryable: false,
 });
 
@@ -99,11 +105,11 @@ export async function convertPdf(response: HttpResponse, options: PdfOptions): P
   } catch (error) {
     await task.destroy();
     const name = error instanceof Error ? error.name : '';
-    if (name === 'PasswordException') return failed(notPdf(host, 'the PDF is password-protected'));
+    if (name === 'PasswordException') return failed(unreadable(host, 'is password-protected (encrypted)'));
     const cut = response.bodyTruncated
       ? ` (it is larger than FETCH_MAX_BYTES, ${response.bytes} bytes, and was cut there)`
       : '';
-    return failed(notPdf(host, `the PDF cannot be read${cut}`));
+    return failed(unreadable(host, `cannot be read: it is corrupt or truncated${cut}`));
   }
   try {
     const pageCount = doc.numPages;
@@ -165,27 +171,4 @@ export async function convertPdf(response: HttpResponse, options: PdfOptions): P
   } finally {
     await doc.destroy();
   }
-}
-
-/** deps.convert: where the PDF is read (conversions.ts: an extraction thread); in this thread when left out. */
-export function createPdfFetcher(deps: {
-  client: SafeClient;
-  maxPages: number;
-  convert?: (response: HttpResponse) => Promise<FetchOutcome>;
-}): ResponseConverter {
-  const options = { maxPages: deps.maxPages };
-  const convert = deps.convert ?? ((response: HttpResponse) => convertPdf(response, options));
-  return {
-    name: 'pdf',
-    unavailable: () => null,
-    convert,
-    async fetch(url, fetchOptions = {}) {
-      const result = await deps.client.request(url, {
-        headers: { accept: `application/pdf, ${ACCEPT}` },
-        signal: fetchOptions.signal,
-      });
-      if (!result.ok) return result;
-      return convert(result.response);
-    },
-  };
 }

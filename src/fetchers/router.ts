@@ -1,5 +1,5 @@
 // Chooses the fetcher for a URL by interpreting routes.ts: robots.txt first, then one guarded GET whose response is
-// classified cheapest-first (PDF, challenge, refusal, error, app shell, document), then that finding's chain of
+// classified cheapest-first (binary file, challenge, refusal, error, app shell, document), then that finding's chain of
 // fetchers.
 import type { FetchFailure } from '../errors.js';
 import { decodeBody } from '../net/charset.js';
@@ -8,7 +8,9 @@ import type { HttpResponse, SafeClient } from '../net/safe-client.js';
 import { detectAppShell, SHELL_MAX_TEXT_CHARS } from './app-shell.js';
 import { checkTarget } from './browser-guard.js';
 import { detectChallenge } from './challenge.js';
-import { isHtmlType, isPdfBody } from './content-type.js';
+import { isHtmlType } from './content-type.js';
+import { documentType } from './documents/sniff.js';
+import { BINARY_DOCUMENTS } from './documents/types.js';
 import { ACCEPT, statusFailure } from './html.js';
 import type { RobotsPolicy } from './robots.js';
 import { MOVES_ON, REFUSED_STATUSES, ROUTES, type Finding, type Route } from './routes.js';
@@ -96,10 +98,11 @@ export function createRouter(deps: RouterDeps): Router {
   /** Classifies a response in ROUTES order; for forced html/pdf only the findings that are never content count. */
   async function classify(response: HttpResponse, forced: boolean): Promise<Probe> {
     const contentType = response.headers['content-type'];
-    const pdf = isPdfBody(contentType, response.body, response.url);
-    if (!forced && pdf && response.status < 400) return { response, finding: 'pdf', why: null };
+    const type = documentType(contentType, response.body);
+    const file = type !== null && (BINARY_DOCUMENTS.has(type) || type === 'image');
+    if (!forced && file && response.status < 400) return { response, finding: 'file', why: null };
     // Challenge pages are small: their first 64 KiB hold every marker.
-    const head = pdf ? '' : decodeBody(response.body.subarray(0, CHALLENGE_SCAN_BYTES), contentType);
+    const head = file ? '' : decodeBody(response.body.subarray(0, CHALLENGE_SCAN_BYTES), contentType);
     const challenge = detectChallenge({ status: response.status, headers: response.headers, html: head });
     if (challenge) return { response, finding: 'challenge', why: challenge };
     if (REFUSED_STATUSES.has(response.status)) return { response, finding: forced ? 'error' : 'refused', why: null };
@@ -230,7 +233,7 @@ export function createRouter(deps: RouterDeps): Router {
     const route = ROUTE_BY_FINDING.get(probe.finding)!;
     const attempts: Attempt[] = [];
     // The GET itself counts as the html fetcher's attempt when its answer was not the content.
-    if (probe.finding !== 'document' && probe.finding !== 'pdf') {
+    if (probe.finding !== 'document' && probe.finding !== 'file') {
       const outcome = probe.finding === 'refused' || probe.finding === 'error' ? 'upstream_status' : probe.finding;
       attempts.push({
         fetcher: 'html',

@@ -3,7 +3,7 @@
 // router.ts interprets the chains and fallbacks of this table; README.md beside it draws the same flow.
 import type { FetcherName } from './types.js';
 
-export type Finding = 'pdf' | 'challenge' | 'refused' | 'error' | 'app_shell' | 'document';
+export type Finding = 'file' | 'challenge' | 'refused' | 'error' | 'app_shell' | 'document';
 
 export interface Route {
   finding: Finding;
@@ -12,7 +12,10 @@ export interface Route {
    * findings in the order of this table (first match wins); it does not drive it.
    */
   reads: string;
-  /** Fetchers tried in order, first success wins. html and pdf convert the GET the router already made. */
+  /**
+   * Fetchers tried in order, first success wins. html and pdf (the document extractor) convert the GET the router
+   * already made.
+   */
   chain: readonly FetcherName[];
   /** The answer when every fetcher of the chain failed or could not run. */
   otherwise: Otherwise;
@@ -26,8 +29,10 @@ export type Otherwise =
 
 export const ROUTES: readonly Route[] = [
   {
-    finding: 'pdf',
-    reads: 'Content-Type application/pdf, or %PDF- at the start (or in the first KiB of an octet-stream or .pdf body)',
+    finding: 'file',
+    reads:
+      'the bytes of a PDF, DOCX, XLSX, ODS, PPTX, EPUB or image (documents/sniff.ts: magic bytes first, then ' +
+      'Content-Type; %PDF- may sit in the first KiB of a body declared PDF or generic)',
     chain: ['pdf'],
     otherwise: 'last_failure',
   },
@@ -54,7 +59,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     finding: 'document',
-    reads: 'everything else: HTML with content, Markdown, text, JSON, XML',
+    reads: 'everything else: HTML with content, Markdown, text, CSV, RSS and Atom feeds, JSON, XML',
     chain: ['html'],
     otherwise: 'last_failure',
   },

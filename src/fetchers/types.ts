@@ -3,6 +3,7 @@ import type { FetchFailure } from '../errors.js';
 import type { PageDetails } from '../extract/index.js';
 import type { HttpResponse } from '../net/safe-client.js';
 import { ROUTE_MILLICREDITS } from '../pricing.js';
+import type { DocumentType } from './documents/types.js';
 
 export const FETCHER_NAMES = ['html', 'reader', 'browser', 'pdf'] as const;
 export type FetcherName = (typeof FETCHER_NAMES)[number];
@@ -41,7 +42,9 @@ export interface FetchedPage extends Partial<PageDetails> {
   bodyTruncated: boolean;
   /** Publisher served Markdown that was used as is. */
   sourceMarkdown?: boolean;
-  /** PDFs: pages in the document (only the first PDF_MAX_PAGES are read). */
+  /** What the bytes were (documents/sniff.ts); absent in pages cached before it was recorded. */
+  documentType?: DocumentType;
+  /** PDFs: pages in the document (only the first PDF_MAX_PAGES are read); slides of a deck, sheets of a workbook. */
   pageCount?: number;
   /** Set by the router when more than one fetcher was tried. */
   attempts?: Attempt[];

@@ -4,6 +4,8 @@ import type { CacheHit } from '../cache/types.js';
 import { markdownToDocument } from '../extract/index.js';
 import type { MarkdownStyle } from '../extract/formats/link-style.js';
 import type { FetchedPage, FetcherName } from '../fetchers/types.js';
+import { declaredType } from '../fetchers/documents/sniff.js';
+import { mimeOf } from '../util/media-type.js';
 import type { FetchResult, Format } from '../contract/fetch.js';
 import { fetchMillicredits, toCredits } from '../pricing.js';
 import { FieldError } from '../errors.js';
@@ -213,6 +215,7 @@ export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions
     },
     fetch_info: {
       fetcher_used: page.fetcher,
+      document_type: page.documentType ?? declaredType(mimeOf(page.contentType)) ?? 'html',
       fetch_ms: page.fetchMs,
       redirects: page.redirects,
       bytes: page.bytes,

@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { benchmarkDir, loadBenchmarkPages, scorePredictions, type Predictions } from '../../bench/benchmark-pages.js';
 import { createConversions, type Extraction } from '../../src/fetchers/conversions.js';
+import { loadConfig } from '../../src/config.js';
+import { documentOptions } from '../../src/fetchers/index.js';
 
 const TARGET = { f1: 0.97, precision: 0.95, recall: 0.975 };
 const missing = benchmarkDir() === null;
@@ -17,7 +19,7 @@ const OPTIONS = {
   maxTasks: 1000,
   heapMb: 1024,
   nice: 0,
-  pdfMaxPages: 1,
+  documents: documentOptions(loadConfig({})),
 };
 
 function contentOf(extraction: Extraction) {

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { createConversions } from '../../src/fetchers/conversions.js';
+import { loadConfig } from '../../src/config.js';
+import { documentOptions } from '../../src/fetchers/index.js';
 
 const conversions = createConversions({
   workers: 1,
@@ -15,7 +17,7 @@ const conversions = createConversions({
   maxTasks: 1000,
   heapMb: 1024,
   nice: 0,
-  pdfMaxPages: 1,
+  documents: documentOptions(loadConfig({})),
 });
 after(() => conversions.close());
 

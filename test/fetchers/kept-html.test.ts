@@ -5,6 +5,8 @@ import { after, test } from 'node:test';
 import { createConversions } from '../../src/fetchers/conversions.js';
 import { unpackHtml } from '../../src/fetchers/kept-html.js';
 import type { HttpResponse } from '../../src/net/safe-client.js';
+import { loadConfig } from '../../src/config.js';
+import { documentOptions } from '../../src/fetchers/index.js';
 
 const OPTIONS = {
   queueMax: 10,
@@ -13,7 +15,7 @@ const OPTIONS = {
   maxTasks: 100,
   heapMb: 256,
   nice: 0,
-  pdfMaxPages: 1,
+  documents: documentOptions(loadConfig({})),
 };
 const threads = createConversions({ ...OPTIONS, workers: 1 });
 const here = createConversions({ ...OPTIONS, workers: 0 });

@@ -73,12 +73,14 @@ describe('PDFs that cannot be read', () => {
     assert.match(outcome.failure.detail, /2 pages .* scanned images without a text layer/);
   });
 
-  test('garbage after a PDF header and a body that is not a PDF are unsupported_content', async () => {
-    for (const body of [Buffer.from('%PDF-1.7\nthis is not really a pdf'), Buffer.from('<html>nope</html>')]) {
-      const outcome = await convertPdf(response(body), { maxPages: 300 });
-      assert.ok(!outcome.ok);
-      assert.equal(outcome.failure.code, 'unsupported_content');
-    }
+  test('garbage after a PDF header is 422 unreadable_document; a body that is not a PDF is unsupported_content', async () => {
+    const garbage = await convertPdf(response(Buffer.from('%PDF-1.7\nthis is not really a pdf')), { maxPages: 300 });
+    assert.ok(!garbage.ok);
+    assert.equal(garbage.failure.code, 'unreadable_document');
+    assert.match(garbage.failure.detail, /the PDF file cannot be read: it is corrupt or truncated/);
+    const html = await convertPdf(response(Buffer.from('<html>nope</html>')), { maxPages: 300 });
+    assert.ok(!html.ok);
+    assert.equal(html.failure.code, 'unsupported_content');
   });
 
   test('a PDF cut at FETCH_MAX_BYTES says so when it cannot be read', async () => {

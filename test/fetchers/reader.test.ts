@@ -13,6 +13,8 @@ import {
   type FetcherSite,
   type ReaderStandIn,
 } from '../helpers/fixture-fetchers.js';
+import { loadConfig } from '../../src/config.js';
+import { documentOptions } from '../../src/fetchers/index.js';
 
 let reader: ReaderStandIn;
 let site: FetcherSite;
@@ -46,7 +48,7 @@ const conversions = createConversions({
   maxTasks: 1000,
   heapMb: 512,
   nice: 0,
-  pdfMaxPages: 1,
+  documents: documentOptions(loadConfig({})),
 });
 after(() => conversions.close());
 

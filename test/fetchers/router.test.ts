@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FetchFailure } from '../../src/errors.js';
 import { createHtmlFetcher } from '../../src/fetchers/html.js';
-import { createPdfFetcher } from '../../src/fetchers/pdf.js';
+import { createDocumentFetcher } from '../../src/fetchers/documents/fetcher.js';
+import { documentOptions } from '../../src/fetchers/index.js';
+import { loadConfig } from '../../src/config.js';
 import { createRouter } from '../../src/fetchers/router.js';
 import type { Fetcher, FetcherName, FetchOutcome } from '../../src/fetchers/types.js';
 import { createAddressPolicy } from '../../src/net/guard.js';
@@ -76,11 +78,18 @@ const failure = (code: FetchFailure['code']): FetchOutcome => ({
   failure: { code, detail: `${code} detail`, retryable: false },
 });
 
+const options = documentOptions(loadConfig({}));
+
 function router(client: SafeClient, browser: Fetcher, reader: Fetcher) {
   return createRouter({
     client,
     policy: createAddressPolicy({ allowPrivateNetworks: true }),
-    fetchers: { html: createHtmlFetcher({ client }), pdf: createPdfFetcher({ client, maxPages: 10 }), browser, reader },
+    fetchers: {
+      html: createHtmlFetcher({ client, limits: options.limits }),
+      pdf: createDocumentFetcher({ client, options }),
+      browser,
+      reader,
+    },
     robots: null,
   });
 }
@@ -164,8 +173,8 @@ describe('router', () => {
       client,
       policy: createAddressPolicy({ allowPrivateNetworks: false }),
       fetchers: {
-        html: createHtmlFetcher({ client }),
-        pdf: createPdfFetcher({ client, maxPages: 10 }),
+        html: createHtmlFetcher({ client, limits: options.limits }),
+        pdf: createDocumentFetcher({ client, options }),
         browser,
         reader,
       },

@@ -35,6 +35,7 @@ function answer(totalTokens: number, truncated = false): FetchResult {
     },
     fetch_info: {
       fetcher_used: 'html',
+      document_type: 'html',
       fetch_ms: 1,
       redirects: 0,
       bytes: 10,

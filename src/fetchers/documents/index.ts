@@ -1,0 +1,81 @@
+// The document extractor behind the `pdf` fetcher: binary files by what their bytes are (sniff.ts), each read by its
+// format's reader within DocumentLimits into Markdown with its structure, then made a page like any other.
+import { contentFromMarkdown } from '../../extract/index.js';
+import type { HttpResponse } from '../../net/safe-client.js';
+import { emptyFailure, isEmptyContent, statusFailure } from '../html.js';
+import { convertPdf } from '../pdf.js';
+import { failed, type FetchOutcome } from '../types.js';
+import { readDocx } from './docx.js';
+import { documentType } from './sniff.js';
+import {
+  FORMAT_NAMES,
+  UnreadableDocument,
+  type DocumentLimits,
+  type DocumentText,
+  type DocumentType,
+} from './types.js';
+
+export interface DocumentOptions {
+  maxPages: number;
+  limits: DocumentLimits;
+}
+
+type Reader = (body: Buffer, limits: DocumentLimits) => Promise<DocumentText>;
+
+const READERS: Partial<Record<DocumentType, Reader>> = {
+  docx: readDocx,
+};
+
+/** A reader's text → the page every surface renders; Markdown tidied, its title on top, empty files refused. */
+export function documentPage(response: HttpResponse, type: DocumentType, document: DocumentText): FetchOutcome {
+  const content = contentFromMarkdown(document.markdown, response.url.href);
+  const title = document.title ?? content.title;
+  const markdown = title && !/^# /.test(content.markdown) ? `# ${title}\n\n${content.markdown}` : content.markdown;
+  const page = {
+    url: response.url.href,
+    statusCode: response.status,
+    contentType: response.headers['content-type'] ?? 'application/octet-stream',
+    title,
+    description: document.description ?? null,
+    language: document.language ?? null,
+    author: document.author ?? null,
+    publishedAt: document.publishedAt ?? null,
+    siteName: null,
+    canonicalUrl: null,
+    image: null,
+    markdown,
+    text: markdown === content.markdown ? content.text : `${title}\n\n${content.text}`,
+    redirects: response.redirects,
+    bytes: response.bytes,
+    bodyTruncated: response.bodyTruncated || !!document.truncated,
+    documentType: type,
+    ...(document.pageCount !== undefined && { pageCount: document.pageCount }),
+  };
+  return isEmptyContent(page)
+    ? failed(emptyFailure(page.url, `(a ${FORMAT_NAMES[type]} file) has no text`))
+    : { ok: true, page };
+}
+
+/** A binary document response → page; failures name the format when the file cannot be read as it. */
+export async function convertDocument(response: HttpResponse, options: DocumentOptions): Promise<FetchOutcome> {
+  if (response.status >= 300) return failed(statusFailure(response));
+  const host = response.url.host;
+  const type = documentType(response.headers['content-type'], response.body);
+  if (type === 'pdf') return convertPdf(response, { maxPages: options.maxPages });
+  const read = type && READERS[type];
+  if (!read)
+    return failed({
+      code: 'unsupported_content',
+      detail: `${host}: the response is ${type ? `a ${FORMAT_NAMES[type]} file` : 'not a document'}, which the pdf fetcher does not read`,
+      retryable: false,
+    });
+  try {
+    return documentPage(response, type, await read(response.body, options.limits));
+  } catch (error) {
+    if (!(error instanceof UnreadableDocument)) throw error;
+    const cut = response.bodyTruncated
+      ? ` (it is larger than FETCH_MAX_BYTES, ${response.bytes} bytes, and was cut there)`
+      : '';
+    return failed({ code: 'unreadable_document', detail: `${host}: ${error.message}${cut}`, retryable: false });
+  }
+}
