@@ -131,6 +131,29 @@ describe('screenshots: formats and sizes', { skip, timeout: 300_000 }, () => {
     assert.equal(res.body.actions?.screenshots?.length, 1, res.text);
     assertJpeg(await imageOf(res.body.actions.screenshots[0], 'image/jpeg'));
   });
+
+  test('GET /r/ as Markdown gives the pictures in headers', async () => {
+    const actions = encodeURIComponent(
+      JSON.stringify([{ type: 'screenshot' }, { type: 'screenshot', format: 'jpeg' }]),
+    );
+    const res = await world.api.request(
+      'GET',
+      `/r/${world.site.url('/tall')}?screenshot=true&actions=${actions}`,
+      undefined,
+      {
+        ...withKey(world.apiKey),
+        accept: 'text/markdown',
+      },
+    );
+    assert.equal(res.status, 200, res.text);
+    assert.match(String(res.headers.get('content-type')), /^text\/markdown/);
+    assert.equal(res.headers.get('x-document-type'), 'html');
+    assert.ok(pngSize(await imageOf(String(res.headers.get('x-screenshot-url')), 'image/png')).width > 0);
+    const steps = String(res.headers.get('x-action-screenshots')).split(' ');
+    assert.equal(steps.length, 2);
+    assert.ok(pngSize(await imageOf(steps[0]!, 'image/png')).width > 0);
+    assertJpeg(await imageOf(steps[1]!, 'image/jpeg'));
+  });
 });
 
 describe('screenshots: who may see them, and for how long', { skip, timeout: 300_000 }, () => {

@@ -138,8 +138,9 @@ export const readerRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
           'The target URL is the rest of the path, its query string included. Query parameters named like a ' +
           `POST /fetch field (${[...READER_PARAMS].join(', ')}) are ours and taken out of it; to send the ` +
           'target a parameter of one of those names, percent-encode the whole target URL in the path. Answers ' +
-          'text/markdown (text/plain for format=text) with X-Token-Count, X-Fetcher, X-Cache, X-Credits and, ' +
-          'when trimmed, X-Next-Cursor; Accept: application/json (or format=json) answers POST /fetch JSON. ' +
+          'text/markdown (text/plain for format=text) with X-Token-Count, X-Fetcher, X-Document-Type, X-Cache, ' +
+          'X-Credits, when trimmed X-Next-Cursor, with screenshots X-Screenshot-Url and X-Action-Screenshots ' +
+          '(space-separated, in step order); Accept: application/json (or format=json) answers POST /fetch JSON. ' +
           'Errors are JSON, or text/plain for callers that accept text/* and not JSON. Billed as POST /fetch.',
         tags: ['fetching'],
         params: Type.Object({ '*': Type.String({ description: TARGET_DESCRIPTION }) }),
@@ -172,9 +173,13 @@ export const readerRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async 
       void reply.headers({
         'X-Token-Count': String(result.metadata.token_count),
         'X-Fetcher': result.fetch_info.fetcher_used,
+        'X-Document-Type': result.fetch_info.document_type,
         'X-Cache': result.cache.hit ? 'HIT' : 'MISS',
         'X-Credits': String(result.credits),
         ...(result.next_cursor !== null && { 'X-Next-Cursor': result.next_cursor }),
+        // The Markdown has no place for them: the pictures' URLs, as the JSON answer would give them.
+        ...(result.screenshot_url && { 'X-Screenshot-Url': result.screenshot_url }),
+        ...(result.actions?.screenshots.length && { 'X-Action-Screenshots': result.actions.screenshots.join(' ') }),
       });
       void reply.type(body.format === 'text' ? 'text/plain; charset=utf-8' : 'text/markdown; charset=utf-8');
       return result.markdown;
