@@ -1,14 +1,16 @@
 // A lost database as an answer rather than a crash or a 500: every connection, query and transaction step of the
 // Postgres store that fails because the database cannot be reached throws 503 store_unavailable, with the driver's
-// error as its cause. Translated here, where the store meets the driver, so every caller (the routes, each URL of a
-// batch, the MCP tools, a top-up in the middle of a fetch) answers an outage alike.
+// error as its cause; a query that fails on a text value Postgres cannot store (NUL) throws the caller's 400.
+// Translated here, where the store meets the driver, so every caller (the routes, each URL of a batch, the MCP tools,
+// a top-up in the middle of a fetch) answers alike.
 import type { DatabaseConnection, Dialect, Driver } from 'kysely';
-import { isStoreUnavailable, storeUnavailable } from './unavailable.js';
+import { isStoreUnavailable, isUnstorableText, storeUnavailable, unstorableText } from './unavailable.js';
 
 async function translating<T>(step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (error) {
+    if (isUnstorableText(error)) throw unstorableText(error);
     throw isStoreUnavailable(error) ? storeUnavailable(error) : error;
   }
 }

@@ -41,3 +41,22 @@ export function storeUnavailable(cause?: unknown): AppError {
     },
   );
 }
+
+/**
+ * Postgres SQLSTATEs of a text value it cannot store: U+0000 (22021), or a character with no equivalent in the
+ * server's encoding (22P05). SQLite stores both, so only a Postgres deployment meets them; the value came from a
+ * request (a path, a field, a webhook's payload), so the answer is the caller's 400, not a 500.
+ */
+const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
+
+export function isUnstorableText(error: unknown): boolean {
+  return error instanceof Error && UNSTORABLE_TEXT_CODES.has(String((error as { code?: unknown }).code));
+}
+
+export function unstorableText(cause: unknown): AppError {
+  return new AppError(
+    'bad_request',
+    'a value in the request holds a character that cannot be stored (such as U+0000, the NUL character)',
+    { cause },
+  );
+}
