@@ -3,7 +3,6 @@
 // checkInteraction() adds what a schema cannot say and turns them into the browser's PageOptions.
 import { Type, type Static } from '@sinclair/typebox';
 import { FieldError, type FieldIssue } from '../errors.js';
-import { selectorProblem } from '../extract/selection.js';
 import type { PageAction, PageOptions } from '../fetchers/types.js';
 
 export const MAX_ACTIONS = 20;
@@ -145,14 +144,21 @@ const COOKIE_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Cookie values may not hold separators or controls (RFC 6265 cookie-octet, without the optional quotes).
 const COOKIE_VALUE = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*$/;
 
-function selectorIssue(field: FieldIssue['field'], selector: string): FieldIssue | null {
+/** Why a CSS selector cannot be used, or null: the extraction's engine, handed in so the contract loads no DOM. */
+export type SelectorCheck = (selector: string) => string | null;
+
+function selectorIssue(
+  field: FieldIssue['field'],
+  selector: string,
+  selectorProblem: SelectorCheck,
+): FieldIssue | null {
   const problem = selectorProblem(selector);
   return problem === null
     ? null
     : { field, msg: `Invalid CSS selector ${JSON.stringify(selector)}: ${problem}`, type: 'selector_invalid' };
 }
 
-function actionIssues(action: Static<typeof Action>, index: number): FieldIssue[] {
+function actionIssues(action: Static<typeof Action>, index: number, selectorProblem: SelectorCheck): FieldIssue[] {
   const issues: FieldIssue[] = [];
   const { takes, needs } = ACTION_FIELDS[action.type];
   for (const name of Object.keys(action)) {
@@ -172,16 +178,16 @@ function actionIssues(action: Static<typeof Action>, index: number): FieldIssue[
       type: 'value_error',
     });
   if (action.selector !== undefined) {
-    const issue = selectorIssue(['actions', index, 'selector'], action.selector);
+    const issue = selectorIssue(['actions', index, 'selector'], action.selector, selectorProblem);
     if (issue) issues.push(issue);
   }
   return issues;
 }
 
 /** What a caller's page fields ask of the fetchers, checked: a 422 (FieldError) names every faulty field. */
-export function checkInteraction(input: InteractionInput): PageOptions | undefined {
+export function checkInteraction(input: InteractionInput, selectorProblem: SelectorCheck): PageOptions | undefined {
   const issues: FieldIssue[] = [];
-  input.actions?.forEach((action, index) => issues.push(...actionIssues(action, index)));
+  input.actions?.forEach((action, index) => issues.push(...actionIssues(action, index, selectorProblem)));
   // Digits are milliseconds: where a field has one type (MCP clients, a query string) the number comes as a string,
   // and no CSS selector is all digits.
   let waitFor = input.wait_for;
@@ -193,7 +199,7 @@ export function checkInteraction(input: InteractionInput): PageOptions | undefin
       type: 'less_than_equal',
     });
   if (typeof waitFor === 'string') {
-    const issue = selectorIssue(['wait_for'], waitFor);
+    const issue = selectorIssue(['wait_for'], waitFor, selectorProblem);
     if (issue) issues.push(issue);
   }
   const headers: Record<string, string> = {};

@@ -3,9 +3,8 @@
 import type { BatchFetchRequest, BatchResult } from '../contract/fetch.js';
 import { located, locating, renamed, toErrorEntry, type Locate } from '../errors.js';
 import type { FetchService } from '../services/fetch-service.js';
-import { checkSelection } from '../services/page-selection.js';
+import { checkPageFields, checkSelection } from '../services/page-selection.js';
 import { CACHE_HIT_MILLICREDITS, priceOf } from '../pricing.js';
-import { checkInteraction } from '../contract/interaction.js';
 import { needsBrowser } from '../fetchers/router.js';
 import type { Meter, Pay } from './meter.js';
 
@@ -21,7 +20,7 @@ export async function fetchMany(
 ): Promise<BatchResult> {
   // Broken selectors and page fields fail the batch, not each URL.
   if (input.include?.length || input.exclude?.length) await locating(locate, async () => checkSelection(input));
-  const page = await locating(locate, async () => checkInteraction(input));
+  const page = await locating(locate, async () => checkPageFields(input));
   const fetcher = needsBrowser(page) ? 'browser' : 'auto';
   // 402 unless at least one page can be paid (from the cache, the cheapest); after that, a URL the account cannot pay
   // for gets its own 402 entry.

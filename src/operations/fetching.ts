@@ -3,7 +3,7 @@ import type { CacheDeleted, CacheStatus, EstimateResult, FetchRequest, FetchResu
 import { AppError, locating, type Locate } from '../errors.js';
 import type { Estimator } from '../services/estimate.js';
 import type { FetchService } from '../services/fetch-service.js';
-import { checkInteraction } from '../contract/interaction.js';
+import { checkPageFields } from '../services/page-selection.js';
 import { needsBrowser } from '../fetchers/router.js';
 import { isLoopback, ownerOf, type Caller, type MeterFor } from './meter.js';
 
@@ -22,7 +22,7 @@ export function createFetchOperations(deps: { fetchService: FetchService; estima
      */
     fetchUrl(caller: Caller, input: FetchRequest, locate: Locate): Promise<FetchResult> {
       return locating(locate, async () => {
-        const page = checkInteraction(input);
+        const page = checkPageFields(input);
         const request = {
           url: input.url,
           maxTokens: input.max_tokens,

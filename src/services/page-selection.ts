@@ -4,9 +4,11 @@
 import { readOrMiss, writeOrSkip } from '../cache/tolerant.js';
 import type { Cache, CacheHit } from '../cache/types.js';
 import type { FetchResult } from '../contract/fetch.js';
+import { checkInteraction, type InteractionInput } from '../contract/interaction.js';
 import { FieldError, failureToError, type FieldIssue } from '../errors.js';
 import { selectorProblem, type Selection } from '../extract/selection.js';
 import type { Conversions } from '../fetchers/conversions.js';
+import type { PageOptions } from '../fetchers/types.js';
 import type { Clock } from '../util/clock.js';
 import type { ViewMemos } from './content-view.js';
 import { continueReading } from './continuation.js';
@@ -36,6 +38,11 @@ export function checkSelection(request: { include?: readonly string[]; exclude?:
   }
   if (issues.length > 0) throw new FieldError(issues);
   return selection;
+}
+
+/** The page fields (wait_for, actions, headers…) checked, their selectors by the engine that checks include's. */
+export function checkPageFields(input: InteractionInput): PageOptions | undefined {
+  return checkInteraction(input, selectorProblem);
 }
 
 export interface SelectionRequest extends Upstream {
