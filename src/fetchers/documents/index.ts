@@ -5,7 +5,6 @@ import type { HttpResponse } from '../../net/safe-client.js';
 import { emptyFailure, isEmptyContent, statusFailure } from '../html.js';
 import { convertPdf } from '../pdf.js';
 import { failed, type FetchOutcome } from '../types.js';
-import { readDocx } from './docx.js';
 import { documentType } from './sniff.js';
 import {
   FORMAT_NAMES,
@@ -22,8 +21,9 @@ export interface DocumentOptions {
 
 type Reader = (body: Buffer, limits: DocumentLimits) => Promise<DocumentText>;
 
-const READERS: Partial<Record<DocumentType, Reader>> = {
-  docx: readDocx,
+/** Each format's reader, loaded on its first file: their libraries are megabytes that most threads never need. */
+const READERS: Partial<Record<DocumentType, () => Promise<Reader>>> = {
+  docx: () => import('./docx.js').then((module) => module.readDocx),
 };
 
 /** A reader's text → the page every surface renders; Markdown tidied, its title on top, empty files refused. */
@@ -62,14 +62,15 @@ export async function convertDocument(response: HttpResponse, options: DocumentO
   const host = response.url.host;
   const type = documentType(response.headers['content-type'], response.body);
   if (type === 'pdf') return convertPdf(response, { maxPages: options.maxPages });
-  const read = type && READERS[type];
-  if (!read)
+  const load = type && READERS[type];
+  if (!load)
     return failed({
       code: 'unsupported_content',
       detail: `${host}: the response is ${type ? `a ${FORMAT_NAMES[type]} file` : 'not a document'}, which the pdf fetcher does not read`,
       retryable: false,
     });
   try {
+    const read = await load();
     return documentPage(response, type, await read(response.body, options.limits));
   } catch (error) {
     if (!(error instanceof UnreadableDocument)) throw error;
