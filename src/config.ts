@@ -58,6 +58,8 @@ export const ConfigSchema = Type.Object({
   DOCUMENT_MAX_ENTRIES: Int(10000, 1),
   DOCUMENT_MAX_UNCOMPRESSED_BYTES: Int(256 * 1024 * 1024, 1024),
   DOCUMENT_MAX_ROWS: Int(5000, 1),
+  // Pages of one document read by OCR (an image is one; a PDF's pages without a text layer); 0 turns OCR off.
+  OCR_MAX_PAGES: Int(20, 0, 1000),
   CHROMIUM_PATH: Type.String({ default: '/usr/bin/chromium', minLength: 1 }),
   BROWSER_WS_ENDPOINT: Type.Optional(Type.String({ pattern: '^(wss?|https?)://' })),
   BROWSER_API_KEY: Type.Optional(Type.String({ minLength: 1 })),

@@ -73,9 +73,16 @@ export function priceOf(millis: number, pages = 1): Price {
   return { millis, fetchMillis: Math.min(millis, pages * ROUTE_MILLICREDITS.html) };
 }
 
-/** Price of one fetched page: the cache-hit rate when it came from the cache, else its route's price. */
-export function fetchMillicredits(fetcher: PricedRoute, cacheHit: boolean): number {
-  return cacheHit ? CACHE_HIT_MILLICREDITS : ROUTE_MILLICREDITS[fetcher];
+/**
+ * A page read by OCR costs what a rendered page does: OCR takes a core for about a second a page, as a render does.
+ * A document with OCR'd pages is priced by them instead of its route, when that is more.
+ */
+export const OCR_PAGE_MILLICREDITS = ROUTE_MILLICREDITS.browser;
+
+/** Price of one fetched page: the cache-hit rate when it came from the cache, else its route's (or its OCR's). */
+export function fetchMillicredits(fetcher: PricedRoute, cacheHit: boolean, ocrPages = 0): number {
+  if (cacheHit) return CACHE_HIT_MILLICREDITS;
+  return Math.max(ROUTE_MILLICREDITS[fetcher], ocrPages * OCR_PAGE_MILLICREDITS);
 }
 
 /**
@@ -121,6 +128,7 @@ export function describePricing(monthlyCredits: Partial<Record<Plan['key'], numb
       reader: toCredits(ROUTE_MILLICREDITS.reader),
       browser: toCredits(ROUTE_MILLICREDITS.browser),
       pdf: toCredits(ROUTE_MILLICREDITS.pdf),
+      ocr_page: toCredits(OCR_PAGE_MILLICREDITS),
       search_with_3_fetches: toCredits(SEARCH_MILLICREDITS),
       search_each_further_result: toCredits(ROUTE_MILLICREDITS.html),
     },

@@ -239,6 +239,14 @@ const FetchInfo = Type.Object({
   attempts: Type.Optional(
     Type.Array(Attempt, { description: 'Every fetcher the router tried, in order, when it tried more than one.' }),
   ),
+  ocr_pages: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description:
+        'Pages read by OCR (an image; PDF pages without a text layer, at most OCR_MAX_PAGES): each costs what a ' +
+        'rendered page does, 5 credits.',
+    }),
+  ),
   fetch_ms: Type.Integer({
     description: 'Time the upstream fetch and extraction took (of the original fetch on a cache hit).',
   }),

@@ -24,6 +24,7 @@ export function documentOptions(config: Config): DocumentOptions {
       maxEntries: config.DOCUMENT_MAX_ENTRIES,
       maxUncompressedBytes: config.DOCUMENT_MAX_UNCOMPRESSED_BYTES,
       maxRows: config.DOCUMENT_MAX_ROWS,
+      maxOcrPages: config.OCR_MAX_PAGES,
     },
   };
 }

@@ -46,6 +46,8 @@ export interface FetchedPage extends Partial<PageDetails> {
   documentType?: DocumentType;
   /** PDFs: pages in the document (only the first PDF_MAX_PAGES are read); slides of a deck, sheets of a workbook. */
   pageCount?: number;
+  /** Pages read by OCR (an image, PDF pages without a text layer): priced per page (pricing.ts). */
+  ocrPages?: number;
   /** Set by the router when more than one fetcher was tried. */
   attempts?: Attempt[];
   /** Token counts of `markdown` and `text`, where the content was made (on an extraction thread). */

@@ -83,7 +83,7 @@ export interface Meter {
 /** Price of a fetch result: the cache-hit rate, else the price of the fetcher that produced it. */
 function priceFetch(result: FetchResult): Priced {
   return {
-    price: priceOf(fetchMillicredits(result.fetch_info.fetcher_used, result.cache.hit)),
+    price: priceOf(fetchMillicredits(result.fetch_info.fetcher_used, result.cache.hit, result.fetch_info.ocr_pages)),
     fetcher: result.fetch_info.fetcher_used,
     cacheHit: result.cache.hit,
     tokens: result.metadata.token_count,

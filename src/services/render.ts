@@ -195,7 +195,7 @@ export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions
       truncated: part.truncated,
     },
     outline: part.outline,
-    credits: toCredits(fetchMillicredits(page.fetcher, options.hit)),
+    credits: toCredits(fetchMillicredits(page.fetcher, options.hit, page.ocrPages)),
     next_cursor:
       part.nextOffset === null
         ? null
@@ -232,6 +232,7 @@ export function renderResult(entry: CacheHit<StoredPage>, options: RenderOptions
   }
   if (page.selection) result.fetch_info.selection = page.selection;
   if (page.pageCount !== undefined) result.metadata.page_count = page.pageCount;
+  if (page.ocrPages) result.fetch_info.ocr_pages = page.ocrPages;
   if (page.attempts && page.attempts.length > 1) result.fetch_info.attempts = page.attempts;
   if (options.format === 'json') result.document = markdownToDocument(part.content);
   return result;

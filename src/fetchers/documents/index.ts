@@ -24,6 +24,7 @@ type Reader = (body: Buffer, limits: DocumentLimits) => Promise<DocumentText>;
 /** Each format's reader, loaded on its first file: their libraries are megabytes that most threads never need. */
 const READERS: Partial<Record<DocumentType, () => Promise<Reader>>> = {
   docx: () => import('./docx.js').then((module) => module.readDocx),
+  image: () => import('./image.js').then((module) => module.readImage),
 };
 
 /** A reader's text → the page every surface renders; Markdown tidied, its title on top, empty files refused. */
@@ -50,6 +51,7 @@ export function documentPage(response: HttpResponse, type: DocumentType, documen
     bodyTruncated: response.bodyTruncated || !!document.truncated,
     documentType: type,
     ...(document.pageCount !== undefined && { pageCount: document.pageCount }),
+    ...(document.ocrPages && { ocrPages: document.ocrPages }),
   };
   return isEmptyContent(page)
     ? failed(emptyFailure(page.url, `(a ${FORMAT_NAMES[type]} file) has no text`))
@@ -62,7 +64,8 @@ export async function convertDocument(response: HttpResponse, options: DocumentO
   const host = response.url.host;
   const type = documentType(response.headers['content-type'], response.body);
   if (type === 'pdf') return convertPdf(response, { maxPages: options.maxPages });
-  const load = type && READERS[type];
+  // With OCR off (OCR_MAX_PAGES=0) an image has no reader.
+  const load = type && !(type === 'image' && options.limits.maxOcrPages === 0) && READERS[type];
   if (!load)
     return failed({
       code: 'unsupported_content',

@@ -54,6 +54,8 @@ export interface DocumentText {
   pageCount?: number;
   /** Part of the file was left out (rows past the cap): the Markdown says what, in a closing note. */
   truncated?: boolean;
+  /** Pages read by OCR (images, PDF pages without a text layer). */
+  ocrPages?: number;
 }
 
 /** Bounds on what one file may cost to read: zip bombs and million-row sheets stop here, not in memory. */
@@ -64,6 +66,8 @@ export interface DocumentLimits {
   maxUncompressedBytes: number;
   /** Rows read from each sheet of a spreadsheet or CSV; the rest are counted and named in a note. */
   maxRows: number;
+  /** Pages (images, PDF pages without a text layer) read by OCR in one document; 0 turns OCR off. */
+  maxOcrPages: number;
 }
 
 /** A file that cannot be read as the format it is: corrupt, truncated, encrypted, or a zip bomb (422). */
