@@ -49,6 +49,7 @@ test('the published price list', () => {
     reader: 2,
     browser: 5,
     pdf: 2,
+    ocr_page: 5,
     search_with_3_fetches: 15,
     search_each_further_result: 1,
   });

@@ -42,6 +42,7 @@ test('GET /spec: summary, links, the tools, the operations, authentication and t
     reader: 2,
     browser: 5,
     pdf: 2,
+    ocr_page: 5,
     search_with_3_fetches: 15,
     search_each_further_result: 1,
   });
