@@ -140,6 +140,9 @@ export const ConfigSchema = Type.Object({
   CRAWL_RETENTION_HOURS: Int(24, 1, 24 * 30),
   // Characters of content one crawl may keep (its pages' results together); past it the crawl stops (byte_cap).
   CRAWL_MAX_BYTES: Int(256 * 1024 * 1024, 1024),
+  // Characters of content one account's kept crawls may hold together: past it its crawls stop (account_byte_cap) and
+  // new ones are refused (409 crawl_storage_full) until older ones pass their retention.
+  CRAWL_ACCOUNT_MAX_BYTES: Int(1024 * 1024 * 1024, 1024),
   // Query-string variants of one path a crawl reads (/search?q=1, ?q=2 …) before it calls the path a trap.
   CRAWL_MAX_QUERY_VARIANTS: Int(50, 1, 100000),
   // The BullMQ queue crawl jobs go to on Redis: API processes and the workers that serve them name the same one; a

@@ -37,6 +37,7 @@ export const ERROR_STATUS = {
   cross_site_request: 403,
   quota_exceeded: 402,
   too_many_keys: 409,
+  crawl_storage_full: 409,
   rate_limited: 429,
   billing_not_configured: 503,
   billing_provider_error: 502,

@@ -167,7 +167,8 @@ export const CrawlStatus = Type.Object({
   status: StringEnum(CRAWL_STATUSES),
   stop_reason: Type.Union([Type.String(), Type.Null()], {
     description:
-      'Why it stopped: done (nothing left in scope), limit, credits_exhausted, byte_cap, cancelled, or ' +
+      'Why it stopped: done (nothing left in scope), limit, credits_exhausted, byte_cap, account_byte_cap ' +
+      "(the account's kept crawls reached CRAWL_ACCOUNT_MAX_BYTES), cancelled, or " +
       'start_failed with `error`.',
   }),
   error: Type.Union([Type.String(), Type.Null()]),

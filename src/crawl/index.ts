@@ -35,6 +35,7 @@ export function createCrawlBackend(
       hostConcurrency: config.CRAWL_HOST_CONCURRENCY,
       hostDelayMs: config.CRAWL_HOST_DELAY_MS,
       maxBytes: config.CRAWL_MAX_BYTES,
+      accountMaxBytes: config.CRAWL_ACCOUNT_MAX_BYTES,
       retentionMs: config.CRAWL_RETENTION_HOURS * 3_600_000,
       maxQueryVariants: config.CRAWL_MAX_QUERY_VARIANTS,
       claimMs: config.CRAWL_JOB_LOCK_MS,

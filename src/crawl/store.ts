@@ -257,6 +257,17 @@ export function createCrawlStore(store: Store) {
         .limit(limit)
         .execute(),
 
+    /** Characters of content an account's crawls keep, together, among those not past their retention. */
+    async accountBytes(accountId: number, now: number): Promise<number> {
+      const row = await db
+        .selectFrom('crawls')
+        .select((eb) => eb.fn.sum<number | string | null>('bytes').as('bytes'))
+        .where('account_id', '=', accountId)
+        .where('expires_at', '>=', now)
+        .executeTakeFirst();
+      return Number(row?.bytes ?? 0);
+    },
+
     /** Deletes crawls past their retention with their pages; says which, so their results go from the cache too. */
     async expire(now: number): Promise<string[]> {
       const gone = (await db.selectFrom('crawls').select('id').where('expires_at', '<', now).limit(100).execute()).map(

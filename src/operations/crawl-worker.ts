@@ -38,6 +38,8 @@ export interface CrawlSettings {
   hostDelayMs: number;
   /** Bytes of content a crawl may keep; past it the crawl stops (byte_cap). */
   maxBytes: number;
+  /** Bytes of content one account's kept crawls may hold together; past it they stop (account_byte_cap). */
+  accountMaxBytes: number;
   retentionMs: number;
   /** Query-string variants of one path a crawl reads before it calls the path a trap. */
   maxQueryVariants: number;
@@ -200,6 +202,10 @@ export function createCrawlWorker(deps: CrawlWorkerDeps) {
     if (crawl.bytes >= settings.maxBytes) {
       await crawls.finish(crawl.id, url, 'skipped', {});
       return stop(crawl, 'byte_cap');
+    }
+    if ((await crawls.accountBytes(crawl.account_id, deps.now())) >= settings.accountMaxBytes) {
+      await crawls.finish(crawl.id, url, 'skipped', {});
+      return stop(crawl, 'account_byte_cap');
     }
     // The start page's job reads the sitemaps first: until it finishes, the crawl cannot end before their pages are in.
     if (url === crawl.url && options.sitemap !== 'skip') await enqueueSitemaps(crawl, options);

@@ -37,6 +37,8 @@ export interface CrawlingDeps {
   /** The most pages one crawl of an account on `plan` may read. */
   maxPages(plan: string): number;
   retentionMs: number;
+  /** Characters of results one account's kept crawls may hold together (CRAWL_ACCOUNT_MAX_BYTES). */
+  accountMaxBytes: number;
   now(): number;
 }
 
@@ -124,6 +126,13 @@ export function createCrawlOperations(deps: CrawlingDeps) {
     await deps.meterFor(caller).requireCredit({ millis: 100, fetchMillis: 100 });
     // Crawls past their retention go as new ones come (their results leave the cache by their own TTL).
     await crawls.expire(deps.now());
+    const kept = await crawls.accountBytes(account.id, deps.now());
+    if (kept >= deps.accountMaxBytes)
+      throw new AppError(
+        'crawl_storage_full',
+        `this account's crawls keep ${kept} characters of results, its limit is ${deps.accountMaxBytes}: a new ` +
+          'crawl starts once older ones pass their retention',
+      );
     const secret = webhook?.secret ?? `whsec_${randomBytes(24).toString('hex')}`;
     const id = await crawls.create({
       accountId: account.id,

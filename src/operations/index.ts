@@ -65,6 +65,7 @@ export function createOperations(deps: OperationsDeps) {
       publicBaseUrl: deps.publicBaseUrl,
       maxPages: (plan) => deps.accounts.plans[plan as PlanKey].crawlPages,
       retentionMs: deps.crawl.settings.retentionMs,
+      accountMaxBytes: deps.crawl.settings.accountMaxBytes,
       now: deps.crawl.now,
     }),
     /**

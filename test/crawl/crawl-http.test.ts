@@ -180,3 +180,33 @@ test('a crawl and its pages go once their retention has passed (an injected cloc
     'gone after 24 h',
   );
 });
+
+test("an account's kept crawls stop at CRAWL_ACCOUNT_MAX_BYTES, and new ones wait for the old to expire", async (t) => {
+  let now = Date.now();
+  const app = await buildTestApp(
+    t,
+    { CRAWL_RETENTION_HOURS: '24', CRAWL_ACCOUNT_MAX_BYTES: '1500', CRAWL_CONCURRENCY: '1' },
+    { clock: { now: () => now }, addresses: { resolveHost: createTestDns(CRAWL_SITE_RECORDS) } },
+  );
+  const { apiKey } = await signUp(app);
+  await setPlan(app, apiKey, 'pro');
+  const start = () =>
+    app.request('POST', '/crawl', { url: `${site.origin()}/docs/1`, limit: 30, sitemap: 'skip' }, withKey(apiKey));
+  const first = await start();
+  assert.equal(first.status, 202, first.text);
+  let crawl;
+  for (;;) {
+    crawl = await app.request('GET', `/crawl/${first.body.id}?limit=100`, undefined, withKey(apiKey));
+    if (!['queued', 'running'].includes(crawl.body.status)) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  assert.equal(crawl.body.stop_reason, 'account_byte_cap', crawl.text);
+  const kept = crawl.body.pages.reduce((sum: number, page: { markdown: string }) => sum + page.markdown.length, 0);
+  assert.ok(kept >= 1500 && crawl.body.pages.length < 30, `${crawl.body.pages.length} pages, ${kept} characters`);
+  const refused = await start();
+  assert.equal(refused.status, 409, refused.text);
+  assert.equal(refused.body.code, 'crawl_storage_full');
+  assert.match(refused.body.detail, /limit is 1500/);
+  now += 25 * 3_600_000;
+  assert.equal((await start()).status, 202, 'the first crawl passed its retention');
+});
