@@ -26,6 +26,7 @@ const READERS: Partial<Record<DocumentType, () => Promise<Reader>>> = {
   docx: () => import('./docx.js').then((module) => module.readDocx),
   image: () => import('./image.js').then((module) => module.readImage),
   pptx: () => import('./pptx.js').then((module) => module.readPptx),
+  epub: () => import('./epub.js').then((module) => module.readEpub),
 };
 
 /** A reader's text → the page every surface renders; Markdown tidied, its title on top, empty files refused. */
