@@ -5,8 +5,15 @@ import type { FetchFailure } from '../errors.js';
 import { contentFromMarkdown, extractHtml, type ExtractedContent } from '../extract/index.js';
 import { decodeBody } from '../net/charset.js';
 import type { HttpResponse, SafeClient } from '../net/safe-client.js';
+import { readAtom, readRss } from './documents/feeds.js';
 import { documentType } from './documents/sniff.js';
-import type { DocumentLimits, DocumentText, DocumentType } from './documents/types.js';
+import {
+  UnreadableDocument,
+  unreadableFailure,
+  type DocumentLimits,
+  type DocumentText,
+  type DocumentType,
+} from './documents/types.js';
 import { mimeOf } from '../util/media-type.js';
 import { packHtml } from './kept-html.js';
 import { failed, type FetchedPage, type FetchOutcome, type ResponseConverter } from './types.js';
@@ -34,7 +41,10 @@ export function statusFailure(response: HttpResponse): FetchFailure {
 }
 
 /** Text formats with a reader of their own (documents/): their Markdown is built, not extracted. */
-const TEXT_READERS: Partial<Record<DocumentType, (text: string, limits: DocumentLimits) => DocumentText>> = {};
+const TEXT_READERS: Partial<Record<DocumentType, (text: string, limits: DocumentLimits) => DocumentText>> = {
+  rss: readRss,
+  atom: readAtom,
+};
 
 const fenced = (language: string, code: string) => '```' + language + '\n' + code.trim() + '\n```';
 
@@ -88,7 +98,13 @@ export function emptyFailure(url: string, why = 'has no readable text'): FetchFa
 export function convertHtmlResponse(response: HttpResponse, limits: DocumentLimits): FetchOutcome {
   if (response.status >= 300) return failed(statusFailure(response));
   const contentType = response.headers['content-type'];
-  const converted = convert(response.body, contentType, response.url.href, limits);
+  let converted: ReturnType<typeof convert>;
+  try {
+    converted = convert(response.body, contentType, response.url.href, limits);
+  } catch (error) {
+    if (error instanceof UnreadableDocument) return failed(unreadableFailure(response, error));
+    throw error;
+  }
   if (!converted) return failed(unsupported(mimeOf(contentType)));
   const { content, type, sourceMarkdown = false, html } = converted;
   const page: FetchedPage = {

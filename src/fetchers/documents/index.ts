@@ -9,6 +9,7 @@ import { documentType } from './sniff.js';
 import {
   FORMAT_NAMES,
   UnreadableDocument,
+  unreadableFailure,
   type DocumentLimits,
   type DocumentText,
   type DocumentType,
@@ -79,9 +80,6 @@ export async function convertDocument(response: HttpResponse, options: DocumentO
     return documentPage(response, type, await read(response.body, options.limits));
   } catch (error) {
     if (!(error instanceof UnreadableDocument)) throw error;
-    const cut = response.bodyTruncated
-      ? ` (it is larger than FETCH_MAX_BYTES, ${response.bytes} bytes, and was cut there)`
-      : '';
-    return failed({ code: 'unreadable_document', detail: `${host}: ${error.message}${cut}`, retryable: false });
+    return failed(unreadableFailure(response, error));
   }
 }

@@ -1,5 +1,8 @@
 // What the document readers share: the formats the router tells apart, what a reader hands back, the limits every
 // reader keeps, and the one failure for a file that is not what it claims to be.
+import type { FetchFailure } from '../../errors.js';
+import type { HttpResponse } from '../../net/safe-client.js';
+
 /** `fetch_info.document_type`: what the bytes were, decided by content type and magic bytes together. */
 export const DOCUMENT_TYPES = [
   'html',
@@ -78,4 +81,12 @@ export class UnreadableDocument extends Error {
   ) {
     super(`the ${FORMAT_NAMES[type]} file ${why}`);
   }
+}
+
+/** The 422 for an unreadable file, whichever fetcher read it: a body cut at FETCH_MAX_BYTES is the likely cause. */
+export function unreadableFailure(response: HttpResponse, error: UnreadableDocument): FetchFailure {
+  const cut = response.bodyTruncated
+    ? ` (it is larger than FETCH_MAX_BYTES, ${response.bytes} bytes, and was cut there)`
+    : '';
+  return { code: 'unreadable_document', detail: `${response.url.host}: ${error.message}${cut}`, retryable: false };
 }
