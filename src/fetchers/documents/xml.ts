@@ -1,6 +1,7 @@
 // The XML inside documents (PPTX parts, EPUB packages, feeds) as a small ordered element tree, parsed safely: the
-// parser expands no entity at all (a DOCTYPE's own entities, billion laughs included, stay unexpanded text), and text
-// and attributes are decoded here from the standard and numeric references only. CDATA is kept as written.
+// parser expands no entity at all (a DOCTYPE's own entities, billion laughs included, stay unexpanded text); text and
+// attributes are decoded here from the standard and numeric references and the few HTML ones feeds use (&nbsp;,
+// &mdash;…), never from a declaration. CDATA is kept as written.
 import { XMLParser } from 'fast-xml-parser';
 import { decodeEntities } from '../../extract/formats/inline.js';
 import { UnreadableDocument, type DocumentType } from './types.js';
