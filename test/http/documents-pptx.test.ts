@@ -22,6 +22,12 @@ function withSlideFilesReversed(pptx: Buffer): Buffer {
   return Buffer.from(zipSync(entries));
 }
 
+function withoutProperties(pptx: Buffer): Buffer {
+  const entries = unzipSync(pptx);
+  delete entries['docProps/core.xml'];
+  return Buffer.from(zipSync(entries));
+}
+
 let site: DocumentSite;
 let api: TestApp;
 before(async () => {
@@ -30,6 +36,7 @@ before(async () => {
     '/talk.pptx': { type: MEDIA.pptx, body: pptx },
     '/download': { type: MEDIA.octet, body: pptx },
     '/reordered.pptx': { type: MEDIA.pptx, body: withSlideFilesReversed(pptx) },
+    '/untitled.pptx': { type: MEDIA.pptx, body: withoutProperties(pptx) },
     '/truncated.pptx': { type: MEDIA.pptx, body: pptx.subarray(0, Math.floor(pptx.length / 2)) },
     '/garbage.pptx': { type: MEDIA.pptx, body: Buffer.from('not a presentation, only words') },
     '/bomb.pptx': { type: MEDIA.pptx, body: withInflatingEntry(pptx, 'ppt/slides/slide9.xml', 8 * 1024 * 1024) },
@@ -105,6 +112,13 @@ describe('a PPTX', () => {
     const res = await fetchPath('/reordered.pptx');
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.markdown, TOMATO_DECK_MARKDOWN);
+  });
+
+  test('without a title of its own, the deck is named by its first slide', async () => {
+    const res = await fetchPath('/untitled.pptx');
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.metadata.title, TOMATO_DECK.slides[0]!.title);
+    assert.ok(res.body.markdown.startsWith(`# ${TOMATO_DECK.slides[0]!.title}\n\n## Slide 1: `), res.body.markdown);
   });
 
   test('a picture that would inflate past the limit is never inflated: the deck is read', async () => {
