@@ -86,10 +86,12 @@ An interlude without a title & \\<nothing> else.
 
 ## Slide 4: Questions
 
-Thank you for listening.`;
+Thank you for listening.
+
+[The growing guide](https://example.org/guide)`;
 
 describe('a PPTX', () => {
-  test('becomes one section per slide in order, with titles, nested bullets, a table and notes', async () => {
+  test('becomes one section per slide in order, with titles, nested bullets, a table, a link and notes', async () => {
     const res = await fetchPath('/talk.pptx');
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.fetch_info.document_type, 'pptx');

@@ -1,6 +1,6 @@
 // A slide's shape tree (DrawingML inside PresentationML) → HTML in reading order, which is the tree's order: text
 // boxes as paragraphs, bulleted and numbered paragraphs as nested lists by their level, tables as tables, groups
-// opened in place. The HTML goes through the same converter as web pages.
+// opened in place, links kept where they lead out of the deck. The HTML goes through the same converter as web pages.
 import { elements, escapeHtml, firstElement, textOf, type XmlElement } from './xml.js';
 
 /** Placeholders that repeat on every slide and say nothing about it. */
@@ -15,6 +15,9 @@ export function placeholderType(shape: XmlElement): string | null {
 }
 
 export const isTitle = (shape: XmlElement) => TITLES.has(placeholderType(shape) ?? '');
+
+/** A part's hyperlinks: relationship id → the http(s) or mailto URL it leads to. */
+export type Links = ReadonlyMap<string, string>;
 
 interface Paragraph {
   html: string;
@@ -33,13 +36,23 @@ function paragraphText(paragraph: XmlElement, lineBreak: string): string {
     .join('');
 }
 
-const runsHtml = (paragraph: XmlElement) => escapeHtml(paragraphText(paragraph, '\n')).replace(/\n/g, '<br>');
+function runsHtml(paragraph: XmlElement, links: Links): string {
+  return elements(paragraph)
+    .map((run) => {
+      if (run.local === 'br') return '<br>';
+      if (run.local !== 'r' && run.local !== 'fld') return '';
+      const text = escapeHtml(textOf(firstElement(run, 't')));
+      const link = links.get(firstElement(firstElement(run, 'rPr'), 'hlinkClick')?.attributes['r:id'] ?? '');
+      return link && text.trim() ? `<a href="${escapeHtml(link)}">${text}</a>` : text;
+    })
+    .join('');
+}
 
 /**
  * A paragraph is a list item when its properties say so (a bullet character or automatic numbering) or, with no
  * word either way, when it sits in a body placeholder, whose bullets the slide master gives.
  */
-function readParagraph(paragraph: XmlElement, inBody: boolean): Paragraph {
+function readParagraph(paragraph: XmlElement, inBody: boolean, links: Links): Paragraph {
   const properties = firstElement(paragraph, 'pPr');
   const marks = properties ? elements(properties).map((child) => child.local) : [];
   const level = Number(properties?.attributes.lvl ?? 0) || 0;
@@ -47,7 +60,7 @@ function readParagraph(paragraph: XmlElement, inBody: boolean): Paragraph {
   if (marks.includes('buAutoNum')) list = 'ol';
   else if (marks.includes('buChar') || marks.includes('buBlip')) list = 'ul';
   else if (!marks.includes('buNone') && (inBody || level > 0)) list = 'ul';
-  return { html: runsHtml(paragraph).trim(), level, list };
+  return { html: runsHtml(paragraph, links).trim(), level, list };
 }
 
 /** List items by level → nested lists; a jump of several levels nests once. */
@@ -69,10 +82,10 @@ function listHtml(items: Paragraph[]): string {
 }
 
 /** A text body's paragraphs: runs of list items as one list, the others as paragraphs; empty ones dropped. */
-export function textBodyHtml(body: XmlElement | undefined, inBody: boolean): string {
+export function textBodyHtml(body: XmlElement | undefined, inBody: boolean, links: Links): string {
   if (!body) return '';
   const paragraphs = elements(body, 'p')
-    .map((paragraph) => readParagraph(paragraph, inBody))
+    .map((paragraph) => readParagraph(paragraph, inBody, links))
     .filter((paragraph) => paragraph.html.replace(/<br>/g, '').trim());
   let html = '';
   for (let i = 0; i < paragraphs.length;) {
@@ -87,10 +100,10 @@ export function textBodyHtml(body: XmlElement | undefined, inBody: boolean): str
   return html;
 }
 
-function tableHtml(table: XmlElement): string {
+function tableHtml(table: XmlElement, links: Links): string {
   const rows = elements(table, 'tr').map((row) => {
     const cells = elements(row, 'tc').map((cell) => {
-      const lines = elements(firstElement(cell, 'txBody') ?? cell, 'p').map((p) => runsHtml(p).trim());
+      const lines = elements(firstElement(cell, 'txBody') ?? cell, 'p').map((p) => runsHtml(p, links).trim());
       return `<td>${lines.filter(Boolean).join('<br>')}</td>`;
     });
     return `<tr>${cells.join('')}</tr>`;
@@ -99,21 +112,21 @@ function tableHtml(table: XmlElement): string {
 }
 
 /** The shapes of a tree (a slide's spTree, a group) → HTML; the title and the furniture are left out. */
-export function shapesHtml(tree: XmlElement): string {
+export function shapesHtml(tree: XmlElement, links: Links): string {
   return elements(tree)
     .map((shape) => {
       switch (shape.local) {
         case 'sp': {
           const type = placeholderType(shape);
           if (type && (TITLES.has(type) || FURNITURE.has(type))) return '';
-          return textBodyHtml(firstElement(shape, 'txBody'), type === 'body' || type === 'obj');
+          return textBodyHtml(firstElement(shape, 'txBody'), type === 'body' || type === 'obj', links);
         }
         case 'graphicFrame': {
           const table = firstElement(firstElement(firstElement(shape, 'graphic'), 'graphicData'), 'tbl');
-          return table ? tableHtml(table) : '';
+          return table ? tableHtml(table, links) : '';
         }
         case 'grpSp':
-          return shapesHtml(shape);
+          return shapesHtml(shape, links);
         default:
           return '';
       }

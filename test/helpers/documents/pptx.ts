@@ -13,6 +13,8 @@ export interface SlideContent {
   bullets?: { text: string; level?: number }[];
   /** A plain text box, after the bullets. */
   text?: string;
+  /** A linked text box, last: the link must come back with its URL. */
+  link?: { text: string; url: string };
   /** The first row is the header. */
   table?: string[][];
   notes?: string;
@@ -51,7 +53,11 @@ export const TOMATO_DECK: DeckContent = {
       notes: 'July is the thirstiest month.',
     },
     { text: 'An interlude without a title & <nothing> else.' },
-    { title: 'Questions', text: 'Thank you for listening.' },
+    {
+      title: 'Questions',
+      text: 'Thank you for listening.',
+      link: { text: 'The growing guide', url: 'https://example.org/guide' },
+    },
   ],
 };
 
@@ -83,6 +89,13 @@ export async function makePptx(deck: DeckContent = TOMATO_DECK): Promise<Buffer>
         content.table.map((row) => row.map((text) => ({ text }))),
         { x: 0.5, y: 1.2, w: 9 },
       );
+    if (content.link)
+      slide.addText([{ text: content.link.text, options: { hyperlink: { url: content.link.url } } }], {
+        x: 0.5,
+        y: 4,
+        w: 9,
+        h: 0.6,
+      });
     if (content.notes) slide.addNotes(content.notes);
   }
   return (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
