@@ -106,7 +106,11 @@ function looksLikeHtml(head: string): boolean {
 
 /** A text body's format: a feed by its root element whatever it is served as, else by its declared type. */
 function textType(mime: string, head: string): DocumentType | null {
-  const root = /^(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<(rss|feed|rdf:RDF)\b/i.exec(head)?.[1]?.toLowerCase();
+  // An XML declaration, comments and a DOCTYPE (RSS 0.91 names its DTD) may come before the root.
+  const root =
+    /^(?:<\?xml[^>]*>\s*)?(?:(?:<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[^\]]*\])?\s*>)\s*)*<(rss|feed|rdf:RDF)\b/i
+      .exec(head)?.[1]
+      ?.toLowerCase();
   if (root && !mime.startsWith('text/html')) return root === 'feed' ? 'atom' : 'rss';
   const declared = DECLARED[mime];
   if (declared) return declared;
