@@ -28,7 +28,9 @@ const multiply = (m: Matrix, n: Matrix): Matrix => [
 async function imageObject(page: PDFPageProxy, id: string): Promise<DecodedImage | null> {
   // Images shared by pages live in the document's common objects ("g_" ids), the others in the page's own.
   const objects = id.startsWith('g_') ? page.commonObjs : page.objs;
-  return new Promise((resolve) => objects.get(id, (image: DecodedImage | null) => resolve(image)));
+  return new Promise((resolve) => {
+    objects.get(id, (image: DecodedImage | null) => resolve(image));
+  });
 }
 
 /** The largest image drawn on the page, when it covers at least SCAN_COVERAGE of it; null otherwise. */
