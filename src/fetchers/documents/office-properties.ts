@@ -1,21 +1,22 @@
 // docProps/core.xml, the Dublin Core block every OOXML file (DOCX, XLSX, PPTX) carries: title, author, subject, date.
-import { XMLParser } from 'fast-xml-parser';
-import type { DocumentText } from './types.js';
+// Parsed like every other part (xml.ts: no entity expanded); a broken block is no properties, not a broken file.
+import { UnreadableDocument, type DocumentText } from './types.js';
+import { firstElement, lineOf, parseXml, type XmlElement } from './xml.js';
 
-const parser = new XMLParser({ removeNSPrefix: true, ignoreAttributes: true, parseTagValue: false });
+type CoreProperties = Pick<DocumentText, 'title' | 'author' | 'description' | 'publishedAt'>;
 
-const text = (value: unknown): string | null =>
-  typeof value === 'string' && value.trim() ? value.replace(/\s+/g, ' ').trim() : null;
-
-export function readCoreProperties(
-  xml: string | undefined,
-): Pick<DocumentText, 'title' | 'author' | 'description' | 'publishedAt'> {
-  const core = xml ? ((parser.parse(xml) as { coreProperties?: Record<string, unknown> }).coreProperties ?? {}) : {};
-  const created = text(core.created);
+export function readCoreProperties(xml: string | undefined): CoreProperties {
+  let core: XmlElement | undefined;
+  try {
+    core = xml === undefined ? undefined : parseXml(xml, 'docx', 'docProps/core.xml');
+  } catch (error) {
+    if (!(error instanceof UnreadableDocument)) throw error;
+  }
+  const created = lineOf(firstElement(core, 'created'));
   return {
-    title: text(core.title),
-    author: text(core.creator),
-    description: text(core.description) ?? text(core.subject),
+    title: lineOf(firstElement(core, 'title')),
+    author: lineOf(firstElement(core, 'creator')),
+    description: lineOf(firstElement(core, 'description')) ?? lineOf(firstElement(core, 'subject')),
     publishedAt: created && !Number.isNaN(Date.parse(created)) ? new Date(created).toISOString() : null,
   };
 }
