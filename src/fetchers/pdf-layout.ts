@@ -32,7 +32,7 @@ export const PARAGRAPH_GAP_RATIO = 1.3;
 const SHORT_LINE_SHARE = 0.3;
 /** Cells longer than this are prose side by side (two columns), not a table. */
 const TABLE_MAX_CELL_CHARS = 60;
-/** A running head or foot repeats on at least this share of pages (with ≥ 3 pages). */
+/** A running head or foot repeats on at least this share of pages (on both of two). */
 const RUNNING_SHARE = 0.6;
 
 interface Cell {
@@ -135,7 +135,7 @@ export function dropRunningLines(pages: Line[][], body: number): Line[][] {
   for (const edges of edgesPerPage)
     for (const key of new Set([...edges].map(shape))) counts.set(key, (counts.get(key) ?? 0) + 1);
   const repeated = (line: Line) =>
-    pages.length >= 3 && round(line.size) <= body && (counts.get(shape(line)) ?? 0) >= RUNNING_SHARE * pages.length;
+    pages.length >= 2 && round(line.size) <= body && (counts.get(shape(line)) ?? 0) >= RUNNING_SHARE * pages.length;
   return pages.map((lines, p) => {
     const edges = edgesPerPage[p]!;
     const ys = lines.map((l) => l.y);

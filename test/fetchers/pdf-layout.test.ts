@@ -94,6 +94,19 @@ describe('layoutPages', () => {
     }
   });
 
+  test('a running head repeated on both pages of a two-page document is dropped; one page keeps its lines', () => {
+    const page = (n: number) => [
+      run('Field notes', 50, 820, 8, true),
+      ...column([`Body text of page ${n} that says something.`], 50, 750),
+      run(String(n), 290, 20, 8, true),
+    ];
+    assert.deepEqual(layoutPages([page(1), page(2)]).pages, [
+      'Body text of page 1 that says something.',
+      'Body text of page 2 that says something.',
+    ]);
+    assert.deepEqual(layoutPages([page(1)]).pages, ['Field notes\n\nBody text of page 1 that says something.']);
+  });
+
   test('a sentence that goes on in the next column stays one paragraph; the left column comes first', () => {
     const left = column(
       ['Left column text that runs on', 'and ends in the middle of a', 'sentence which continues'],
