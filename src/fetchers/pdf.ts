@@ -50,13 +50,17 @@ const unreadable = (host: string, why: string): FetchFailure => ({
   retryable: false,
 });
 
-/** Document titles that are a file name or a placeholder, not a title. */
-function usableTitle(value: unknown): string | null {
+/**
+ * Document titles that are a file name, a placeholder or an address (a browser prints a page without a <title> as
+ * "about:blank" or its URL), not a title.
+ */
+export function usableTitle(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const title = value.replace(/\s+/g, ' ').trim();
   if (
     !title ||
-    /^(untitled|microsoft (word|powerpoint) - |document\d*$)|\.(docx?|pdf|tex|dvi|indd|pptx?)$/i.test(title)
+    /^(untitled|microsoft (word|powerpoint) - |document\d*$)|\.(docx?|pdf|tex|dvi|indd|pptx?)$/i.test(title) ||
+    /^(about|data|file|https?):\S*$/i.test(title)
   )
     return null;
   return title;

@@ -1,7 +1,7 @@
 // The PDF fetcher on PDFs made at test time: structure, metadata, page marks, limits, and the failures.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { convertPdf } from '../../src/fetchers/pdf.js';
+import { convertPdf, usableTitle } from '../../src/fetchers/pdf.js';
 import type { HttpResponse } from '../../src/net/safe-client.js';
 import { makeBookPdf, makeReportPdf, makeScannedPdf } from '../helpers/pdf-fixtures.js';
 
@@ -53,6 +53,11 @@ describe('a PDF with a text layer', () => {
     assert.ok(outcome.ok);
     assert.ok(!/^#/m.test(outcome.page.text));
     assert.equal(outcome.page.text.split('\f').length, 3);
+  });
+
+  test('a title that is an address (a browser printing a page without one) is not used', () => {
+    for (const title of ['about:blank', 'https://example.com/a', 'untitled']) assert.equal(usableTitle(title), null);
+    assert.equal(usableTitle('  Field   Guide '), 'Field Guide');
   });
 
   test('only PDF_MAX_PAGES pages are read; page_count still tells the whole', async () => {
