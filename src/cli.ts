@@ -22,6 +22,7 @@ const USAGE = `Usage:
                   [--images keep|none] [--max-age SECONDS] [--include SELECTOR]... [--exclude SELECTOR]... [--verbose]
                   [--wait-for SELECTOR|MS] [--timeout MS] [--action JSON]... [--header 'Name: value']...
                   [--cookie name=value]... [--mobile] [--locale TAG] [--screenshot FILE.png|FILE.jpeg] [--full-page]
+                  [--pages 1-5] [--page-markers]
   fetchdown map <url> [--limit N] [--search TEXT] [--json]
                       a site's URLs, one a line (--json: the API's answer with titles and sources)
   fetchdown crawl <url> --out DIR [--limit N] [--max-depth N] [--json]
@@ -40,6 +41,7 @@ The content goes to stdout; --verbose adds the metadata as JSON on stderr. --max
 than that; --include and --exclude (CSS selectors, repeatable) keep only, or drop, the elements they match.
 --wait-for, --action (one step as JSON: '{"type":"click","selector":"#more"}'), --mobile and --screenshot render in
 the browser; --header and --cookie go to the page's own origin only; --screenshot writes the picture to FILE.
+--pages reads only those pages of a PDF (3, 1-5, 2-4,7); --page-markers marks where each page begins.
 Exit codes: 0 done, 1 the fetch failed, 2 bad usage or arguments, 3 bad configuration.`;
 
 const EXIT = { ok: 0, failed: 1, usage: 2, config: 3 } as const;
@@ -153,6 +155,8 @@ async function fetchCommand(argv: string[]): Promise<void> {
     locale: { type: 'string' },
     screenshot: { type: 'string' },
     'full-page': { type: 'boolean', default: false },
+    pages: { type: 'string' },
+    'page-markers': { type: 'boolean' },
   });
   const args = validateFlags<FetchRequest>(FetchRequest, {
     ...pageFlags(values),
@@ -165,6 +169,8 @@ async function fetchCommand(argv: string[]): Promise<void> {
     ...(values.include !== undefined && { include: values.include }),
     ...(values.exclude !== undefined && { exclude: values.exclude }),
     ...(values.query !== undefined && { query: values.query }),
+    ...(values.pages !== undefined && { pages: values.pages }),
+    ...(values['page-markers'] !== undefined && { page_markers: values['page-markers'] }),
   });
 
   const config = readConfig({ EXTRACT_WORKERS: ONE_SHOT_WORKERS });

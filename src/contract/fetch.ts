@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IMAGE_STYLES, LINK_STYLES } from '../extract/formats/styles.js';
 import { DOCUMENT_TYPES } from '../fetchers/documents/types.js';
+import { DocumentFields } from './document.js';
 import { InteractionFields } from './interaction.js';
 
 export const MAX_URL_LENGTH = 2083;
@@ -130,6 +131,7 @@ export const FetchRequest = Type.Object(
     ...FreshnessAndSelectionFields,
     ...QueryField,
     ...InteractionFields,
+    ...DocumentFields,
   },
   { additionalProperties: false },
 );
@@ -145,6 +147,7 @@ export const BatchFetchRequest = Type.Object(
     ...FreshnessAndSelectionFields,
     ...QueryField,
     ...InteractionFields,
+    ...DocumentFields,
   },
   { additionalProperties: false },
 );

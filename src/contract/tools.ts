@@ -62,7 +62,8 @@ export const TOOLS: readonly ToolDefinition[] = [
       'chosen automatically (fetch_info.fetcher_used says which; leave fetcher at auto unless a ' +
       'result looks wrong). Pages are cached for 6 hours; use_cache=false forces a fresh copy.' +
       ' max_age (seconds) refetches an older copy and says in fetch_info.changed whether the page changed; ' +
-      'include / exclude (CSS selectors) keep only, or drop, parts of the page without fetching it again.',
+      'include / exclude (CSS selectors) keep only, or drop, parts of the page without fetching it again. ' +
+      'For a long PDF, pages ("1-5", "2-4,7") reads only those pages; page_markers marks where each page begins.',
     inputSchema: FetchRequest,
     outputSchema: FetchResult,
     location: 'body',

@@ -11,7 +11,7 @@ import { packHtml, unpackHtml } from './kept-html.js';
 import { convertDocument, type DocumentOptions } from './documents/index.js';
 import type { DocumentLimits } from './documents/types.js';
 import { convertReaderContent, type ReaderContent } from './reader-content.js';
-import type { FetchOutcome, TokenCounts } from './types.js';
+import type { DocumentRequest, FetchOutcome, TokenCounts } from './types.js';
 
 /** An HttpResponse as it crosses to a thread: a URL object cannot be copied, and a Buffer arrives as a Uint8Array. */
 export interface WireResponse extends Omit<HttpResponse, 'url' | 'body'> {
@@ -43,9 +43,13 @@ function withTokens(outcome: FetchOutcome): FetchOutcome {
 export const conversionTasks = {
   html: (input: { response: WireResponse; limits: DocumentLimits }): FetchOutcome =>
     withTokens(convertHtmlResponse(fromWire(input.response), input.limits)),
-  /** A binary document (PDF, DOCX, XLSX, ODS, PPTX, EPUB): the `pdf` fetcher's conversion. */
-  pdf: async (input: { response: WireResponse; options: DocumentOptions }): Promise<FetchOutcome> =>
-    withTokens(await convertDocument(fromWire(input.response), input.options)),
+  /** A binary document (PDF, DOCX, XLSX, ODS, PPTX, EPUB): the `pdf` fetcher's conversion; `request`: what the caller asks of it. */
+  pdf: async (input: {
+    response: WireResponse;
+    options: DocumentOptions;
+    request?: DocumentRequest;
+  }): Promise<FetchOutcome> =>
+    withTokens(await convertDocument(fromWire(input.response), input.options, input.request)),
   /** `keep`: the HTML comes back compressed too (kept-html.ts), for a page that is kept. */
   extract: (input: { html: string; url: string; keep?: boolean }): CountedContent => {
     const content = extractHtml(input.html, input.url);

@@ -18,7 +18,7 @@ import {
 } from './conversion-tasks.js';
 import type { DocumentOptions } from './documents/index.js';
 import type { ReaderContent } from './reader-content.js';
-import { failed, type FetchOutcome } from './types.js';
+import { failed, type DocumentRequest, type FetchOutcome } from './types.js';
 
 export interface ConversionOptions {
   workers: number;
@@ -40,8 +40,8 @@ export type Extraction = Converted<CountedContent>;
 export interface Conversions {
   /** A 2xx response with a textual body → page (html.ts's conversion), token counts included. */
   html(response: HttpResponse): Promise<FetchOutcome>;
-  /** A binary document response → page (documents/index.ts), token counts included. */
-  pdf(response: HttpResponse): Promise<FetchOutcome>;
+  /** A binary document response → page (documents/index.ts), token counts included; `request`: the pages and marks the caller asks for. */
+  pdf(response: HttpResponse, request?: DocumentRequest): Promise<FetchOutcome>;
   /** A rendered page's HTML → its content (the browser fetcher); with the HTML compressed too when `keep`. */
   extract(html: string, url: string, keep?: boolean): Promise<Extraction>;
   /** A reader provider's Markdown → content (reader-content.ts); null content when it holds no readable text. */
@@ -113,11 +113,15 @@ function counted<T extends { ok: true } | { ok: false; failure: FetchFailure }>(
 
 export function createConversions(options: ConversionOptions): Conversions {
   const htmlInput = (response: HttpResponse) => ({ response: toWire(response), limits: options.documents.limits });
-  const pdfInput = (response: HttpResponse) => ({ response: toWire(response), options: options.documents });
+  const pdfInput = (response: HttpResponse, request?: DocumentRequest) => ({
+    response: toWire(response),
+    options: options.documents,
+    request,
+  });
   if (options.workers === 0) {
     return {
       html: async (response) => counted('html', conversionTasks.html(htmlInput(response))),
-      pdf: async (response) => counted('pdf', await conversionTasks.pdf(pdfInput(response))),
+      pdf: async (response, request) => counted('pdf', await conversionTasks.pdf(pdfInput(response, request))),
       extract: async (html, url, keep) =>
         counted('extract', { ok: true, content: conversionTasks.extract({ html, url, keep }) }),
       reader: async (input) => counted('reader', { ok: true, content: conversionTasks.reader(input) }),
@@ -156,7 +160,7 @@ export function createConversions(options: ConversionOptions): Conversions {
 
   return {
     html: (response) => convert('html', htmlInput(response), response.url.href),
-    pdf: (response) => convert('pdf', pdfInput(response), response.url.href),
+    pdf: (response, request) => convert('pdf', pdfInput(response, request), response.url.href),
     extract: (html, url, keep) => content('extract', { html, url, keep }, url),
     reader: (input) => content('reader', input, input.url),
     select: (htmlBrotli, url, selection) => content('select', { htmlBrotli, url, selection }, url),

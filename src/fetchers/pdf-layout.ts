@@ -332,16 +332,24 @@ export interface LaidOut {
   firstHeading: string | null;
 }
 
-export function layoutPages(runsPerPage: readonly (readonly TextRun[])[]): LaidOut {
-  const raw = runsPerPage.map(buildLines);
+/**
+ * `context`: pages of the same document read for their evidence alone (running heads, the body size, heading sizes)
+ * when only some pages are laid out; they are not in the result.
+ */
+export function layoutPages(
+  runsPerPage: readonly (readonly TextRun[])[],
+  context: readonly (readonly TextRun[])[] = [],
+): LaidOut {
+  const raw = [...runsPerPage, ...context].map(buildLines);
   const body = bodySize(raw);
   const lines = dropRunningLines(raw, body);
   const compounds = hyphenatedWords(lines.flat().map(lineText));
   const blocks = lines.map((pageLines) => buildBlocks(pageLines, body, compounds));
   const level = headingLevels(blocks);
-  const firstHeading = blocks.flat().find((b) => b.kind === 'heading');
+  const output = blocks.slice(0, runsPerPage.length);
+  const firstHeading = output.flat().find((b) => b.kind === 'heading');
   return {
-    pages: blocks.map((pageBlocks) => joinItems(pageBlocks.map((b) => ({ block: b, md: renderBlock(b, level) })))),
+    pages: output.map((pageBlocks) => joinItems(pageBlocks.map((b) => ({ block: b, md: renderBlock(b, level) })))),
     firstHeading: firstHeading?.kind === 'heading' ? firstHeading.text : null,
   };
 }

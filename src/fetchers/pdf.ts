@@ -11,7 +11,7 @@ import type { HttpResponse } from '../net/safe-client.js';
 import { hasPdfMagic } from './documents/sniff.js';
 import { statusFailure } from './html.js';
 import { layoutPages, type TextRun } from './pdf-layout.js';
-import { failed, type FetchOutcome } from './types.js';
+import { failed, type DocumentRequest, type FetchOutcome, type PageRange } from './types.js';
 
 /**
  * Letters and digits per page below which a PDF has no text layer. A page of body text has 1,500–3,000; a scanned
@@ -26,9 +26,43 @@ const loadPdfJs = () => (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
 
 const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
-export interface PdfOptions {
+export interface PdfOptions extends DocumentRequest {
   maxPages: number;
 }
+
+/** The page numbers a caller wants, in order: all, or those of `pages` that the PDF has. */
+export function pagesWanted(pageCount: number, pages: readonly PageRange[] | undefined): number[] {
+  const wanted = new Set<number>();
+  for (const { first, last } of pages ?? [{ first: 1, last: pageCount }])
+    for (let n = first; n <= Math.min(last, pageCount); n++) wanted.add(n);
+  return [...wanted].sort((a, b) => a - b);
+}
+
+/** Pages read around a part so that its running heads repeat and its heading sizes compare as in the whole. */
+const CONTEXT_PAGES = 4;
+/** How far from the pages read their context is looked for. */
+const CONTEXT_REACH = 5;
+
+/** The pages nearest to those read (not read themselves), when only some are read. */
+export function contextPages(pageCount: number, numbers: readonly number[]): number[] {
+  const read = new Set(numbers);
+  const context: number[] = [];
+  for (let d = 1; d <= CONTEXT_REACH && context.length < CONTEXT_PAGES; d++)
+    for (const n of numbers)
+      for (const near of [n + d, n - d])
+        if (
+          near >= 1 &&
+          near <= pageCount &&
+          !read.has(near) &&
+          !context.includes(near) &&
+          context.length < CONTEXT_PAGES
+        )
+          context.push(near);
+  return context;
+}
+
+const describeRanges = (ranges: readonly PageRange[]) =>
+  ranges.map(({ first, last }) => (first === last ? `${first}` : `${first}-${last}`)).join(',');
 
 interface PdfInfo {
   Title?: unknown;
@@ -117,15 +151,25 @@ export async function convertPdf(response: HttpResponse, options: PdfOptions): P
   }
   try {
     const pageCount = doc.numPages;
-    const read = Math.min(pageCount, options.maxPages);
-    const runsPerPage: TextRun[][] = [];
-    for (let n = 1; n <= read; n++) {
+    const wanted = pagesWanted(pageCount, options.pages);
+    const numbers = wanted.slice(0, options.maxPages);
+    if (numbers.length === 0) {
+      const detail = `${host}: the PDF has ${pageCount} page${pageCount === 1 ? '' : 's'}, none of pages ${describeRanges(options.pages ?? [])}`;
+      return failed({ code: 'empty_content', detail, retryable: false });
+    }
+    const read = numbers.length;
+    const readRuns = async (n: number) => {
       const page = await doc.getPage(n);
-      runsPerPage.push(toRuns((await page.getTextContent()).items));
+      const runs = toRuns((await page.getTextContent()).items);
       page.cleanup();
       // pdf.js parses on this thread: give other requests a turn between pages.
       await yieldToEventLoop();
-    }
+      return runs;
+    };
+    const runsPerPage: TextRun[][] = [];
+    for (const n of numbers) runsPerPage.push(await readRuns(n));
+    const context: TextRun[][] = [];
+    for (const n of contextPages(pageCount, numbers)) context.push(await readRuns(n));
     const chars = runsPerPage.reduce((sum, runs) => sum + runs.reduce((s, r) => s + letters(r.str), 0), 0);
     if (chars < NO_TEXT_CHARS_PER_PAGE * read) {
       const detail =
@@ -137,17 +181,19 @@ export async function convertPdf(response: HttpResponse, options: PdfOptions): P
       (meta) => meta.info,
       () => ({}),
     );
-    const laidOut = layoutPages(runsPerPage);
+    const laidOut = layoutPages(runsPerPage, context);
     const title = usableTitle(info.Title) ?? laidOut.firstHeading;
-    // Page breaks: an HTML comment in Markdown (invisible when rendered, readable for a model), a form feed in text.
+    // Page marks on request: an HTML comment in Markdown (invisible when rendered, readable for a model) naming the
+    // page's number in the PDF, a form feed in text.
+    const marked = options.pageMarkers;
     let markdown = laidOut.pages
-      .map((md, i) => (i === 0 ? md : `<!-- page ${i + 1} -->\n\n${md}`))
+      .map((md, i) => (marked ? `<!-- page ${numbers[i]} -->\n\n${md}` : md))
       .join('\n\n')
       .trim();
-    if (title && !/^# /.test(markdown)) markdown = `# ${title}\n\n${markdown}`;
+    if (title && !/^# /.test(laidOut.pages.join('\n\n').trim())) markdown = `# ${title}\n\n${markdown}`;
     const text = laidOut.pages
       .map((md) => markdownToText(md))
-      .join('\n\n\f\n\n')
+      .join(marked ? '\n\n\f\n\n' : '\n\n')
       .trim();
     return {
       ok: true,
@@ -162,8 +208,8 @@ export async function convertPdf(response: HttpResponse, options: PdfOptions): P
         text,
         redirects: response.redirects,
         bytes: response.bytes,
-        // Also true when pages past PDF_MAX_PAGES were left unread.
-        bodyTruncated: response.bodyTruncated || read < pageCount,
+        // Also true when pages past PDF_MAX_PAGES were left unread (not when the caller asked for fewer pages).
+        bodyTruncated: response.bodyTruncated || read < wanted.length,
         pageCount,
         author: str(info.Author),
         publishedAt: normalisePdfDate(str(info.CreationDate)),

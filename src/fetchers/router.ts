@@ -17,6 +17,7 @@ import { MOVES_ON, REFUSED_STATUSES, ROUTES, type Finding, type Route } from './
 import {
   failed,
   type Attempt,
+  type DocumentRequest,
   type Fetcher,
   type FetcherChoice,
   type FetcherName,
@@ -42,6 +43,8 @@ export interface RouteOptions {
   pay?: (fetcher: FetcherName) => Promise<boolean>;
   /** What the caller asks of the page; one that needs a browser (needsBrowser) is routed to it alone. */
   page?: PageOptions;
+  /** What the caller asks of a document (pdf's pages and page marks), handed to the converters. */
+  document?: DocumentRequest;
 }
 
 /** Waits, actions, a phone's view and screenshots only a browser can give. */
@@ -156,7 +159,8 @@ export function createRouter(deps: RouterDeps): Router {
       const started = performance.now();
       let outcome: FetchOutcome;
       if (name === 'html' && probe.htmlOutcome) outcome = probe.htmlOutcome;
-      else if (CONVERTERS.has(name)) outcome = await (fetcher as ResponseConverter).convert(probe.response);
+      else if (CONVERTERS.has(name))
+        outcome = await (fetcher as ResponseConverter).convert(probe.response, options.document);
       else outcome = await fetcher.fetch(GIVEN_FINAL_URL.has(name) ? probe.response.url : url, { signal, page });
       const ms = Math.round(performance.now() - started);
       attempts.push(
@@ -282,7 +286,8 @@ export function createRouter(deps: RouterDeps): Router {
       };
     }
     if (probe.finding === 'error') return { fetcher: name, outcome: failed(statusFailure(got.response)), attempts: [] };
-    return { fetcher: name, outcome: await (fetcher as ResponseConverter).convert(got.response), attempts: [] };
+    const outcome = await (fetcher as ResponseConverter).convert(got.response, options.document);
+    return { fetcher: name, outcome, attempts: [] };
   }
 
   return {

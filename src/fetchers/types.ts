@@ -96,6 +96,18 @@ export interface PageOptions {
   screenshot?: ScreenshotRequest;
 }
 
+/** Pages `first` to `last` of a document, counted from 1, both included. */
+export interface PageRange {
+  first: number;
+  last: number;
+}
+
+/** What a caller asks of a document (PDFs; other content ignores it): some of its pages, marks where pages begin. */
+export interface DocumentRequest {
+  pages?: readonly PageRange[];
+  pageMarkers?: boolean;
+}
+
 /** A picture the browser took: of a `screenshot` action (`step`, its index) or of the page as read (`step` null). */
 export interface Shot {
   step: number | null;
@@ -106,6 +118,7 @@ export interface Shot {
 export interface FetchOptions {
   signal?: AbortSignal;
   page?: PageOptions;
+  document?: DocumentRequest;
 }
 
 export interface Fetcher {
@@ -117,7 +130,8 @@ export interface Fetcher {
 
 /** Fetchers whose input is one plain GET (html, pdf): the router does that GET once and hands them the response. */
 export interface ResponseConverter extends Fetcher {
-  convert(response: HttpResponse): Promise<FetchOutcome>;
+  /** `document`: what the caller asks of a document; converters of other content ignore it. */
+  convert(response: HttpResponse, document?: DocumentRequest): Promise<FetchOutcome>;
 }
 
 export function failed(failure: FetchFailure): FetchOutcome {

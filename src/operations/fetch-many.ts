@@ -5,6 +5,7 @@ import { located, locating, renamed, toErrorEntry, type Locate } from '../errors
 import type { FetchService } from '../services/fetch-service.js';
 import { checkPageFields, checkSelection } from '../services/page-selection.js';
 import { CACHE_HIT_MILLICREDITS, priceOf } from '../pricing.js';
+import { checkDocument } from '../contract/document.js';
 import { needsBrowser } from '../fetchers/router.js';
 import type { Meter, Pay } from './meter.js';
 
@@ -21,6 +22,7 @@ export async function fetchMany(
   // Broken selectors and page fields fail the batch, not each URL.
   if (input.include?.length || input.exclude?.length) await locating(locate, async () => checkSelection(input));
   const page = await locating(locate, async () => checkPageFields(input));
+  const document = await locating(locate, async () => checkDocument(input));
   const fetcher = needsBrowser(page) ? 'browser' : 'auto';
   // 402 unless at least one page can be paid (from the cache, the cheapest); after that, a URL the account cannot pay
   // for gets its own 402 entry.
@@ -44,6 +46,7 @@ export async function fetchMany(
       exclude: input.exclude,
       query: input.query,
       page,
+      document,
       owner,
     };
     const at = renamed(

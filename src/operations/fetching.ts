@@ -3,6 +3,7 @@ import type { CacheDeleted, CacheStatus, EstimateResult, FetchRequest, FetchResu
 import { AppError, locating, type Locate } from '../errors.js';
 import type { Estimator } from '../services/estimate.js';
 import type { FetchService } from '../services/fetch-service.js';
+import { checkDocument } from '../contract/document.js';
 import { checkPageFields } from '../services/page-selection.js';
 import { needsBrowser } from '../fetchers/router.js';
 import { isLoopback, ownerOf, type Caller, type MeterFor } from './meter.js';
@@ -23,6 +24,7 @@ export function createFetchOperations(deps: { fetchService: FetchService; estima
     fetchUrl(caller: Caller, input: FetchRequest, locate: Locate): Promise<FetchResult> {
       return locating(locate, async () => {
         const page = checkPageFields(input);
+        const document = checkDocument(input);
         const request = {
           url: input.url,
           maxTokens: input.max_tokens,
@@ -37,6 +39,7 @@ export function createFetchOperations(deps: { fetchService: FetchService; estima
           exclude: input.exclude,
           query: input.query,
           page,
+          document,
           owner: ownerOf(caller),
         };
         // What only a browser can do is held at the browser's price from the start.

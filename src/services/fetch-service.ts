@@ -10,7 +10,7 @@ import { DEFAULT_STYLE, type MarkdownStyle } from '../extract/formats/link-style
 import type { Conversions } from '../fetchers/conversions.js';
 import type { Router } from '../fetchers/router.js';
 import { needsBrowser, NO_CALLER_HEADERS } from '../fetchers/router.js';
-import type { FetcherChoice, FetcherName, PageOptions } from '../fetchers/types.js';
+import type { DocumentRequest, FetcherChoice, FetcherName, PageOptions } from '../fetchers/types.js';
 import { createHash } from 'node:crypto';
 import { FieldError } from '../errors.js';
 import { createScreenshotStore } from './screenshots.js';
@@ -52,6 +52,8 @@ export interface FetchOne {
   exclude?: readonly string[];
   /** What the caller asks of the page: waits, actions, its headers, a phone's view, screenshots. */
   page?: PageOptions;
+  /** What the caller asks of a document: some of its pages, page marks (PDFs only). */
+  document?: DocumentRequest;
   /** Who may read the screenshots the answer links to (operations/meter.ts ownerOf). */
   owner?: string;
 }
@@ -68,6 +70,17 @@ function variantKey(key: string, page: PageOptions | undefined): string {
   let variant = Object.keys(view).length > 0 ? `${key}#view=${hash(view)}` : key;
   if (headers) variant += `#private=${hash(Object.entries(headers).sort())}`;
   return variant;
+}
+
+/**
+ * A document read in part or with page marks is another content than the whole one: cached under its own key. Asked
+ * of a page that is not a PDF, it changes nothing, but makes a copy of its own all the same (the key is made before
+ * the content type is known).
+ */
+function documentKey(key: string, document: DocumentRequest | undefined): string {
+  if (!document?.pages && !document?.pageMarkers) return key;
+  const pages = document.pages?.map(({ first, last }) => `${first}-${last}`).join(',') ?? 'all';
+  return `${key}#pages=${pages}${document.pageMarkers ? '#marked' : ''}`;
 }
 
 /** A copy is read only when it can answer: never for screenshots (each is taken anew) or with credentials. */
@@ -117,11 +130,10 @@ export function createFetchService(deps: {
     ttlSeconds: deps.config.SCREENSHOT_TTL_SECONDS,
     baseUrl: deps.config.PUBLIC_BASE_URL,
   });
-  const keysOf = (request: Pick<FetchOne, 'url' | 'fetcher' | 'page'>) => {
+  const keysOf = (request: Pick<FetchOne, 'url' | 'fetcher' | 'page' | 'document'>) => {
     const keys = memos.pageKeys.of(request.url, request.fetcher ?? 'auto');
-    if (!request.page) return keys;
-    const key = variantKey(keys.key, request.page);
-    return { key, keyHash: hashKey(key) };
+    const key = documentKey(variantKey(keys.key, request.page), request.document);
+    return key === keys.key ? keys : { key, keyHash: hashKey(key) };
   };
   const selecting = { cache, clock, fetchFresh, select: deps.select, views };
 

@@ -5,7 +5,7 @@ import type { Cache, CacheHit } from '../cache/types.js';
 import type { Config } from '../config.js';
 import { failureToError } from '../errors.js';
 import type { Router } from '../fetchers/router.js';
-import type { FetcherChoice, FetcherName, PageOptions, Shot } from '../fetchers/types.js';
+import type { DocumentRequest, FetcherChoice, FetcherName, PageOptions, Shot } from '../fetchers/types.js';
 import { trackUpstream, upstreamFetches } from '../metrics/registry.js';
 import { createLimiter } from '../util/limiter.js';
 import { createSingleFlight } from '../util/single-flight.js';
@@ -28,6 +28,8 @@ export interface Upstream {
   pay?: (fetcher: FetcherName) => Promise<boolean>;
   /** What the caller asks of the page (waits, actions, its headers…); part of the cache key (fetch-service.ts). */
   page?: PageOptions;
+  /** What the caller asks of a document (pages, page marks); part of the cache key too. */
+  document?: DocumentRequest;
 }
 
 export function createFreshFetch(deps: {
@@ -55,9 +57,9 @@ export function createFreshFetch(deps: {
     return inflight.run(key, () =>
       limiter.run(async () => {
         const started = performance.now();
-        const { fetcher, pay, page } = upstream;
+        const { fetcher, pay, page, document } = upstream;
         const signal = page?.timeoutMs === undefined ? undefined : AbortSignal.timeout(page.timeoutMs);
-        const routed = await router.fetch(url, { fetcher, pay, page, signal });
+        const routed = await router.fetch(url, { fetcher, pay, page, document, signal });
         if (!routed.outcome.ok && signal?.aborted) {
           const { failure } = routed.outcome;
           // A timeout of the fetcher's own says what was still awaited (a wait_for selector): kept after ours.

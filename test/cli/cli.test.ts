@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { countTokens } from '../../src/tokens/count.js';
+import { startFetcherSite } from '../helpers/fixture-fetchers.js';
 import { startFixtureSite } from '../helpers/fixture-site.js';
 import { REPO_ROOT } from '../helpers/mcp-client.js';
 import { signUp } from '../helpers/accounts.js';
@@ -121,6 +122,18 @@ test('--include, --exclude and --max-age; bad ones exit 2 naming the flag', asyn
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, expected);
   }
+});
+
+test('--pages and --page-markers read part of a PDF, each page marked; a bad range exits 2 naming the flag', async (t) => {
+  const pdfSite = await startFetcherSite();
+  t.after(() => pdfSite.close());
+  const r = await run([pdfSite.url('/report.pdf'), '--pages', '2', '--page-markers']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^# Field Guide to Balcony Tomatoes\n\n<!-- page 2 -->\n\n## Two columns of notes/);
+  assert.doesNotMatch(r.stdout, /Sun and soil|Pests/);
+  const bad = await run([pdfSite.url('/report.pdf'), '--pages', '3-1']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--pages: The range 3-1 ends before it starts/);
 });
 
 test('--verbose adds the metadata as JSON on stderr, stdout unchanged', async () => {

@@ -107,6 +107,17 @@ describe('layoutPages', () => {
     assert.deepEqual(layoutPages([page(1)]).pages, ['Field notes\n\nBody text of page 1 that says something.']);
   });
 
+  test('a page laid out alone, its neighbours as context: their running head goes, heading sizes compare', () => {
+    const page = (n: number, heading: number) => [
+      run('The Quarterly Journal', 50, 820, 8, true),
+      run(n === 1 ? 'The Journal' : `Section ${n}`, 50, 780, heading, true),
+      ...column([`Body text of page ${n} that says something.`], 50, 750),
+      run(String(n), 290, 20, 8, true),
+    ];
+    const { pages } = layoutPages([page(2, 16)], [page(1, 24), page(3, 16)]);
+    assert.deepEqual(pages, ['## Section 2\n\nBody text of page 2 that says something.']);
+  });
+
   test('a sentence that goes on in the next column stays one paragraph; the left column comes first', () => {
     const left = column(
       ['Left column text that runs on', 'and ends in the middle of a', 'sentence which continues'],

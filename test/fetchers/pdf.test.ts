@@ -1,7 +1,7 @@
 // The PDF fetcher on PDFs made at test time: structure, metadata, page marks, limits, and the failures.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { convertPdf, usableTitle } from '../../src/fetchers/pdf.js';
+import { contextPages, convertPdf, usableTitle } from '../../src/fetchers/pdf.js';
 import type { HttpResponse } from '../../src/net/safe-client.js';
 import { makeBookPdf, makeReportPdf, makeScannedPdf } from '../helpers/pdf-fixtures.js';
 
@@ -23,7 +23,7 @@ before(async () => {
 });
 
 describe('a PDF with a text layer', () => {
-  test('becomes Markdown with headings, paragraphs, a list, a table and page marks', async () => {
+  test('becomes Markdown with headings, paragraphs, a list and a table', async () => {
     const outcome = await convertPdf(response(report), { maxPages: 300 });
     assert.ok(outcome.ok, JSON.stringify(outcome));
     const { markdown, title, author, pageCount } = outcome.page;
@@ -40,19 +40,54 @@ describe('a PDF with a text layer', () => {
       markdown,
       /\| Variety \| Days to harvest \| Yield \(kg\) \|\n\| --- \| --- \| --- \|\n\| Cherry \| 60 \| 4\.5 \|/,
     );
-    assert.match(markdown, /<!-- page 2 -->\n\n## Two columns of notes/);
-    assert.match(markdown, /<!-- page 3 -->\n\n## Pests/);
+    assert.ok(!markdown.includes('<!-- page'), 'no page marks unless asked');
     assert.ok(markdown.indexOf('LEFT-COLUMN-END') < markdown.indexOf('RIGHT-COLUMN-START'), 'left column before right');
     assert.ok(!markdown.includes('Balcony Gardening Quarterly'), 'running head dropped');
     assert.ok(!/\n\d\n/.test(markdown), 'page numbers dropped');
     assert.ok(!/south- facing|southfacing/.test(markdown), 'compound kept whole');
   });
 
-  test('text has no Markdown syntax and a form feed between pages', async () => {
-    const outcome = await convertPdf(response(report), { maxPages: 300 });
+  test('page marks on request: a comment naming each page in Markdown, a form feed between pages in text', async () => {
+    const outcome = await convertPdf(response(report), { maxPages: 300, pageMarkers: true });
     assert.ok(outcome.ok);
-    assert.ok(!/^#/m.test(outcome.page.text));
-    assert.equal(outcome.page.text.split('\f').length, 3);
+    const { markdown, text } = outcome.page;
+    assert.match(markdown, /^<!-- page 1 -->\n\n# Field Guide to Balcony Tomatoes\n\n## Sun and soil/);
+    assert.match(markdown, /<!-- page 2 -->\n\n## Two columns of notes/);
+    assert.match(markdown, /<!-- page 3 -->\n\n## Pests/);
+    assert.ok(!/^#/m.test(text));
+    assert.equal(text.split('\f').length, 3);
+  });
+
+  test('pages reads only the pages asked for, marked with their numbers in the PDF', async () => {
+    const book = await makeBookPdf(12);
+    const outcome = await convertPdf(response(book), {
+      maxPages: 300,
+      pages: [
+        { first: 2, last: 3 },
+        { first: 7, last: 7 },
+        { first: 11, last: 40 },
+      ],
+      pageMarkers: true,
+    });
+    assert.ok(outcome.ok);
+    const chapters = [...outcome.page.markdown.matchAll(/^## Chapter (\d+)/gm)].map((m) => Number(m[1]));
+    assert.deepEqual(chapters, [2, 3, 7, 11, 12]);
+    assert.match(outcome.page.markdown, /<!-- page 7 -->\n\n## Chapter 7/);
+    assert.equal(outcome.page.pageCount, 12);
+    assert.equal(outcome.page.bodyTruncated, false, 'reading the pages asked for is not a truncation');
+  });
+
+  test('a part is read with the pages nearest to it as context', () => {
+    assert.deepEqual(contextPages(12, [7]), [8, 6, 9, 5]);
+    assert.deepEqual(contextPages(12, [1, 2]), [3, 4, 5, 6]);
+    assert.deepEqual(contextPages(3, [1, 2, 3]), []);
+  });
+
+  test('pages past the end of the PDF only: empty_content naming the page count', async () => {
+    const outcome = await convertPdf(response(report), { maxPages: 300, pages: [{ first: 5, last: 9 }] });
+    assert.ok(!outcome.ok);
+    assert.equal(outcome.failure.code, 'empty_content');
+    assert.match(outcome.failure.detail, /has 3 pages, none of pages 5-9/);
   });
 
   test('a title that is an address (a browser printing a page without one) is not used', () => {

@@ -72,7 +72,7 @@ describe('pdf', () => {
       assert.equal(res.body.metadata.author, 'Ada Gardener');
       assert.equal(res.body.metadata.page_count, 3);
       assert.match(res.body.markdown, /^# Field Guide to Balcony Tomatoes\n\n## Sun and soil/);
-      assert.match(res.body.markdown, /<!-- page 2 -->/);
+      assert.doesNotMatch(res.body.markdown, /<!-- page/, 'page marks only on request');
     });
   }
 

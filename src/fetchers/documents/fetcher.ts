@@ -2,16 +2,18 @@
 // (documents/index.ts): PDF, DOCX, XLSX, ODS, PPTX or EPUB.
 import type { HttpResponse, SafeClient } from '../../net/safe-client.js';
 import { ACCEPT } from '../html.js';
-import type { FetchOutcome, ResponseConverter } from '../types.js';
+import type { DocumentRequest, FetchOutcome, ResponseConverter } from '../types.js';
 import { convertDocument, type DocumentOptions } from './index.js';
 
 /** deps.convert: where the document is read (conversions.ts: an extraction thread); in this thread when left out. */
 export function createDocumentFetcher(deps: {
   client: SafeClient;
   options: DocumentOptions;
-  convert?: (response: HttpResponse) => Promise<FetchOutcome>;
+  convert?: (response: HttpResponse, request?: DocumentRequest) => Promise<FetchOutcome>;
 }): ResponseConverter {
-  const convert = deps.convert ?? ((response: HttpResponse) => convertDocument(response, deps.options));
+  const convert =
+    deps.convert ??
+    ((response: HttpResponse, request?: DocumentRequest) => convertDocument(response, deps.options, request));
   return {
     name: 'pdf',
     unavailable: () => null,
@@ -23,7 +25,7 @@ export function createDocumentFetcher(deps: {
         signal: fetchOptions.signal,
       });
       if (!result.ok) return result;
-      return convert(result.response);
+      return convert(result.response, fetchOptions.document);
     },
   };
 }

@@ -4,7 +4,7 @@ import { contentFromMarkdown } from '../../extract/index.js';
 import type { HttpResponse } from '../../net/safe-client.js';
 import { emptyFailure, isEmptyContent, statusFailure } from '../html.js';
 import { convertPdf } from '../pdf.js';
-import { failed, type FetchOutcome } from '../types.js';
+import { failed, type DocumentRequest, type FetchOutcome } from '../types.js';
 import { documentType } from './sniff.js';
 import {
   FORMAT_NAMES,
@@ -61,12 +61,19 @@ export function documentPage(response: HttpResponse, type: DocumentType, documen
     : { ok: true, page };
 }
 
-/** A binary document response → page; failures name the format when the file cannot be read as it. */
-export async function convertDocument(response: HttpResponse, options: DocumentOptions): Promise<FetchOutcome> {
+/**
+ * A binary document response → page; failures name the format when the file cannot be read as it. `request`: what the
+ * caller asks of a document (pages, page marks), which only the PDF reader takes.
+ */
+export async function convertDocument(
+  response: HttpResponse,
+  options: DocumentOptions,
+  request?: DocumentRequest,
+): Promise<FetchOutcome> {
   if (response.status >= 300) return failed(statusFailure(response));
   const host = response.url.host;
   const type = documentType(response.headers['content-type'], response.body);
-  if (type === 'pdf') return convertPdf(response, { maxPages: options.maxPages });
+  if (type === 'pdf') return convertPdf(response, { ...request, maxPages: options.maxPages });
   // With OCR off (OCR_MAX_PAGES=0) an image has no reader.
   const load = type && !(type === 'image' && options.limits.maxOcrPages === 0) && READERS[type];
   if (!load)

@@ -60,9 +60,10 @@ export const EXAMPLES: readonly Example[] = [
     explanation: html`<p>
       The same request as for a web page. The router sees <code>application/pdf</code> and hands the file to the pdf
       fetcher, which rebuilds headings from font sizes, joins hyphenated lines, keeps the table and reads two columns in
-      order. Running heads and page numbers are dropped.
+      order. Running heads and page numbers are dropped. <code>page_markers</code> marks where each page begins, and
+      <code>pages</code> (<code>"1-5"</code>, <code>"2-4,7"</code>) reads part of a long PDF.
     </p>`,
-    steps: [{ method: 'POST', path: '/fetch', body: () => ({ url: page('/report.pdf') }) }],
+    steps: [{ method: 'POST', path: '/fetch', body: () => ({ url: page('/report.pdf'), page_markers: true }) }],
   },
   {
     slug: 'javascript-page',
