@@ -108,8 +108,11 @@ const candidates: Source[] = [
   })),
   ...wcxb.sources,
 ];
-const sources = candidates.filter((s) => printable(s.label));
-const leftOut = candidates.filter((s) => !printable(s.label));
+// Labels with no text (WCXB pages whose content only a script writes) print an empty document: nothing to read.
+const hasText = (s: Source) => /[\p{L}\p{N}]/u.test(s.label);
+const sources = candidates.filter((s) => hasText(s) && printable(s.label));
+const leftOut = candidates.filter((s) => hasText(s) && !printable(s.label));
+const empty = candidates.filter((s) => !hasText(s));
 
 const printer = createPrinter();
 const rows: Row[] = [];
@@ -132,13 +135,14 @@ try {
       const predictions = Object.fromEntries(
         ofSet.map((s) => [s.id, stripMarkdown(reads.get(`${set}/${s.id}`)!.read.markdown)]),
       );
-      const score =
+      const scored =
         set === 'extraction'
           ? await scorePredictions(
               Object.fromEntries(ofSet.map((s) => [s.id, extraction.truth[s.id]!])),
               Object.fromEntries(Object.entries(predictions).map(([id, text]) => [id, { articleBody: text }])),
             )
-          : (await scoreWcxb(Object.keys(predictions), wcxb.truth, predictions)).overall;
+          : await scoreWcxb(Object.keys(predictions), wcxb.truth, predictions);
+      const score = 'overall' in scored ? scored.overall : scored;
       let structure = NO_STRUCTURE;
       let pdfPages = 0;
       let cpuMicros = 0;
@@ -152,9 +156,8 @@ try {
         ms += read.ms;
         perPage.push({ set, layout, id: s.id, pdfPages: read.pdfPages, ...counted });
       }
-      if ('perPage' in score)
-        for (const p of score.perPage)
-          Object.assign(perPage.find((r) => r.set === set && r.layout === layout && r.id === p.id) ?? {}, { f1: p.f1 });
+      for (const p of scored.perPage)
+        Object.assign(perPage.find((r) => r.set === set && r.layout === layout && r.id === p.id) ?? {}, { f1: p.f1 });
       rows.push({
         set,
         layout,
@@ -213,6 +216,10 @@ if (leftOut.length)
   console.log(
     `Left out: ${leftOut.length} documents whose text is mostly in a script no font here has ` +
       `(${leftOut.map((s) => `${s.set}/${s.id.slice(0, 8)}`).join(', ')}); Chromium prints them as empty boxes.`,
+  );
+if (empty.length)
+  console.log(
+    `Left out: ${empty.length} documents whose label has no text (${empty.map((s) => `${s.set}/${s.id.slice(0, 8)}`).join(', ')}).`,
   );
 console.log(`Per-page figures: ${PER_PAGE_OUT.pathname}`);
 if (failed || ratio > 1.5) process.exitCode = 1;
