@@ -4,6 +4,8 @@
 export interface StructureCount {
   headingsPrinted: number;
   headingsFound: number;
+  /** Printed headings with a Markdown heading of the same words. */
+  headingsRecalled: number;
   /** Markdown headings whose words are a printed heading's. */
   headingsMatched: number;
   tablesPrinted: number;
@@ -52,6 +54,7 @@ export function countStructure(
   return {
     headingsPrinted: printed.headings.length,
     headingsFound: found.length,
+    headingsRecalled: printed.headings.filter((h) => found.includes(words(h))).length,
     headingsMatched: found.filter((h) => printedHeadings.has(h)).length,
     tablesPrinted: printed.tables.length,
     tablesMatched,
@@ -69,6 +72,7 @@ export function addStructure(a: StructureCount, b: StructureCount): StructureCou
 export const NO_STRUCTURE: StructureCount = {
   headingsPrinted: 0,
   headingsFound: 0,
+  headingsRecalled: 0,
   headingsMatched: 0,
   tablesPrinted: 0,
   tablesMatched: 0,
