@@ -2,7 +2,10 @@
 // headings by font size, simple tables by column alignment, lists by their bullets, running heads and page numbers
 // dropped, page breaks marked. Pure functions over numbers, so they are tested without any PDF.
 
-/** One run of text as pdf.js gives it: baseline origin (x, y grow right and up), advance width, font size. */
+/**
+ * One run of text as pdf.js gives it: baseline origin (x, y grow right and up), advance width, font size; `font` names
+ * its font within the document (unknown for a monospaced font, whose short lines are code, not headings).
+ */
 export interface TextRun {
   str: string;
   x: number;
@@ -10,6 +13,7 @@ export interface TextRun {
   width: number;
   size: number;
   eol: boolean;
+  font?: string;
 }
 
 /**
@@ -45,6 +49,8 @@ interface Line {
   cells: Cell[];
   y: number;
   size: number;
+  /** The font of every run of the line; null when they differ or one is unknown. */
+  font: string | null;
 }
 
 type Block =
@@ -80,7 +86,7 @@ export function buildLines(runs: readonly TextRun[]): Line[] {
         if (Math.abs(run.y - line.y) > 0.5 * Math.max(size, line.size) || run.x < end - size) close();
       }
       if (!current) {
-        current = { cells: [{ x: run.x, xEnd: run.x + run.width, text: str }], y: run.y, size };
+        current = { cells: [{ x: run.x, xEnd: run.x + run.width, text: str }], y: run.y, size, font: run.font ?? null };
       } else {
         const line: Line = current;
         const cell = line.cells[line.cells.length - 1]!;
@@ -93,6 +99,7 @@ export function buildLines(runs: readonly TextRun[]): Line[] {
         }
         // The line's size is its largest text, so a heading with a smaller trailing run stays a heading.
         line.size = Math.max(line.size, size);
+        if (line.font !== run.font) line.font = null;
       }
     }
     if (run.eol) close();
@@ -112,6 +119,14 @@ export function bodySize(pages: readonly Line[][]): number {
   let most = -1;
   for (const [size, count] of weight) if (count > most) [best, most] = [size, count];
   return best;
+}
+
+/** The font most characters are set in (null when pdf.js named none). */
+export function bodyFont(pages: readonly Line[][]): string | null {
+  const weight = new Map<string, number>();
+  for (const line of pages.flat())
+    if (line.font !== null) weight.set(line.font, (weight.get(line.font) ?? 0) + lineText(line).length);
+  return [...weight].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
 
 const PAGE_NUMBER = /^(page\s*)?[-–—([]?\s*\d{1,4}\s*[-–—)\]]?(\s*(of|\/)\s*\d{1,4})?$/i;
@@ -208,8 +223,39 @@ interface Paragraph {
   marker: string;
 }
 
-/** One page's lines → blocks. */
-export function buildBlocks(lines: readonly Line[], body: number, compounds: ReadonlySet<string> = new Set()): Block[] {
+/** Headings set in the body's size (bold) are shorter than sized ones: a longer line of its own is a bold lead-in. */
+const EMPHASIS_HEADING_MAX_CHARS = 100;
+
+/**
+ * A heading set at the body's size (or a little larger) in another font, as bold headings are: a line of its own, in
+ * one font that is not the body's, no smaller than the body, not ending like a clause, followed by another font.
+ */
+function isEmphasisHeading(
+  lines: readonly Line[],
+  i: number,
+  body: number,
+  font: string | null,
+  step: number,
+): boolean {
+  const line = lines[i]!;
+  const text = lineText(line);
+  if (font === null || line.font === null || line.font === font || round(line.size) < body) return false;
+  if (text.length > EMPHASIS_HEADING_MAX_CHARS || line.cells.length > 1 || /[.,;:]$/.test(text)) return false;
+  const previous = lines[i - 1];
+  const next = lines[i + 1];
+  const gapAbove = previous ? previous.y - line.y : Infinity;
+  // Above: a paragraph gap, or the top of a page or column (the text jumped up).
+  const apartAbove = gapAbove > step * PARAGRAPH_GAP_RATIO || gapAbove < 0;
+  return apartAbove && (next === undefined || next.font !== line.font);
+}
+
+/** One page's lines → blocks; `font`: the body's (bodyFont). */
+export function buildBlocks(
+  lines: readonly Line[],
+  body: number,
+  compounds: ReadonlySet<string> = new Set(),
+  font: string | null = null,
+): Block[] {
   const blocks: Block[] = [];
   const step = lineStep(lines, body);
   let paragraph: Paragraph | null = null;
@@ -225,7 +271,8 @@ export function buildBlocks(lines: readonly Line[], body: number, compounds: Rea
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const text = lineText(line);
-    if (line.size >= body * HEADING_MIN_RATIO && text.length <= HEADING_MAX_CHARS) {
+    const sized = line.size >= body * HEADING_MIN_RATIO && text.length <= HEADING_MAX_CHARS;
+    if (sized || isEmphasisHeading(lines, i, body, font, step)) {
       flush();
       const last = blocks[blocks.length - 1];
       const previous = lines[i - 1];
@@ -344,7 +391,8 @@ export function layoutPages(
   const body = bodySize(raw);
   const lines = dropRunningLines(raw, body);
   const compounds = hyphenatedWords(lines.flat().map(lineText));
-  const blocks = lines.map((pageLines) => buildBlocks(pageLines, body, compounds));
+  const font = bodyFont(lines);
+  const blocks = lines.map((pageLines) => buildBlocks(pageLines, body, compounds, font));
   const level = headingLevels(blocks);
   const output = blocks.slice(0, runsPerPage.length);
   const firstHeading = output.flat().find((b) => b.kind === 'heading');

@@ -102,19 +102,24 @@ export function usableTitle(value: unknown): string | null {
 
 const str = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : null);
 
-/** pdf.js's text items → runs; marked-content entries (which have no `str`) are skipped. */
-function toRuns(items: readonly object[]): TextRun[] {
+/**
+ * pdf.js's text items → runs; marked-content entries (which have no `str`) are skipped. A monospaced font is left
+ * unnamed: its short lines are code, never headings.
+ */
+function toRuns(content: { items: readonly object[]; styles: Record<string, { fontFamily?: string }> }): TextRun[] {
   const runs: TextRun[] = [];
-  for (const item of items) {
+  for (const item of content.items) {
     if (!('str' in item)) continue;
     const {
       str: text,
       transform,
       width,
       hasEOL,
-    } = item as { str: string; transform: number[]; width: number; hasEOL: boolean };
+      fontName,
+    } = item as { str: string; transform: number[]; width: number; hasEOL: boolean; fontName: string };
     const [a = 0, b = 0, c = 0, d = 0, x = 0, y = 0] = transform;
-    runs.push({ str: text, x, y, width, size: Math.hypot(c, d) || Math.hypot(a, b), eol: hasEOL });
+    const font = content.styles[fontName]?.fontFamily === 'monospace' ? undefined : fontName;
+    runs.push({ str: text, x, y, width, size: Math.hypot(c, d) || Math.hypot(a, b), eol: hasEOL, font });
   }
   return runs;
 }
@@ -160,7 +165,7 @@ export async function convertPdf(response: HttpResponse, options: PdfOptions): P
     const read = numbers.length;
     const readRuns = async (n: number) => {
       const page = await doc.getPage(n);
-      const runs = toRuns((await page.getTextContent()).items);
+      const runs = toRuns(await page.getTextContent());
       page.cleanup();
       // pdf.js parses on this thread: give other requests a turn between pages.
       await yieldToEventLoop();

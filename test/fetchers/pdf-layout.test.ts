@@ -118,6 +118,36 @@ describe('layoutPages', () => {
     assert.deepEqual(pages, ['## Section 2\n\nBody text of page 2 that says something.']);
   });
 
+  test('a line of its own at the body size in another font (bold) is a heading; a bold lead-in or code is not', () => {
+    const body = (str: string, y: number) => ({ ...run(str, 50, y, 10, true), font: 'serif' });
+    const bold = (str: string, y: number) => ({ ...run(str, 50, y, 10, true), font: 'serif-bold' });
+    const runs: TextRun[] = [
+      body('Sales grew in every region this year, led by the north', 724),
+      body('where two new stores opened in the spring, and by the', 712),
+      body('south, where the old ones were made larger and lighter', 700),
+      body('over the winter months.', 688),
+      bold('Costs of the year', 664),
+      body('Costs fell in every region but one, where the rent of', 652),
+      body('the largest store rose by a fifth when its lease ran out', 640),
+      body('in the summer.', 628),
+      bold('Note:', 604),
+      body('figures are in thousands.', 592),
+      run('npm install', 50, 568, 10, true),
+      body('installs it.', 544),
+    ];
+    assert.deepEqual(layoutPages([runs]).pages[0]!.split('\n\n'), [
+      'Sales grew in every region this year, led by the north where two new stores opened in the spring, and by the ' +
+        'south, where the old ones were made larger and lighter over the winter months.',
+      '# Costs of the year',
+      'Costs fell in every region but one, where the rent of the largest store rose by a fifth when its lease ran out ' +
+        'in the summer.',
+      'Note:',
+      'figures are in thousands.',
+      'npm install',
+      'installs it.',
+    ]);
+  });
+
   test('a sentence that goes on in the next column stays one paragraph; the left column comes first', () => {
     const left = column(
       ['Left column text that runs on', 'and ends in the middle of a', 'sentence which continues'],
