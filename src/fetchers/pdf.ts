@@ -187,7 +187,8 @@ export async function convertPdf(response: HttpResponse, options: PdfOptions): P
       () => ({}),
     );
     const laidOut = layoutPages(runsPerPage, context);
-    const title = usableTitle(info.Title) ?? laidOut.firstHeading;
+    const named = usableTitle(info.Title);
+    const title = named ?? laidOut.firstHeading;
     // Page marks on request: an HTML comment in Markdown (invisible when rendered, readable for a model) naming the
     // page's number in the PDF, a form feed in text.
     const marked = options.pageMarkers;
@@ -195,7 +196,8 @@ export async function convertPdf(response: HttpResponse, options: PdfOptions): P
       .map((md, i) => (marked ? `<!-- page ${numbers[i]} -->\n\n${md}` : md))
       .join('\n\n')
       .trim();
-    if (title && !/^# /.test(laidOut.pages.join('\n\n').trim())) markdown = `# ${title}\n\n${markdown}`;
+    // The PDF's own title heads the Markdown; a title taken from the first heading is in the text already.
+    if (named && !/^# /.test(laidOut.pages.join('\n\n').trim())) markdown = `# ${named}\n\n${markdown}`;
     const text = laidOut.pages
       .map((md) => markdownToText(md))
       .join(marked ? '\n\n\f\n\n' : '\n\n')

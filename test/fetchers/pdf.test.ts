@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { contextPages, convertPdf, usableTitle } from '../../src/fetchers/pdf.js';
 import type { HttpResponse } from '../../src/net/safe-client.js';
+import PDFDocument from 'pdfkit';
 import { makeBookPdf, makeReportPdf, makeScannedPdf } from '../helpers/pdf-fixtures.js';
 
 const response = (body: Buffer, extra: Partial<HttpResponse> = {}): HttpResponse => ({
@@ -88,6 +89,24 @@ describe('a PDF with a text layer', () => {
     assert.ok(!outcome.ok);
     assert.equal(outcome.failure.code, 'empty_content');
     assert.match(outcome.failure.detail, /has 3 pages, none of pages 5-9/);
+  });
+
+  test('without a title of its own, the first heading names it, written once where it stands', async () => {
+    const pdf = await new Promise<Buffer>((resolve) => {
+      const doc = new PDFDocument({ size: 'A4', margin: 56 });
+      const chunks: Buffer[] = [];
+      doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+      doc.on('end', () => resolve(Buffer.concat(chunks)));
+      doc.font('Helvetica').fontSize(11).text('An opening paragraph before any heading, long enough to be body text.');
+      doc.moveDown().font('Helvetica-Bold').fontSize(16).text('Watering in summer');
+      doc.font('Helvetica').fontSize(11).text('Water deeply in the morning, before the sun is on the pots.');
+      doc.end();
+    });
+    const outcome = await convertPdf(response(pdf), { maxPages: 300 });
+    assert.ok(outcome.ok);
+    assert.equal(outcome.page.title, 'Watering in summer');
+    assert.equal(outcome.page.markdown.match(/Watering in summer/g)?.length, 1, outcome.page.markdown);
+    assert.match(outcome.page.markdown, /^An opening paragraph/);
   });
 
   test('a title that is an address (a browser printing a page without one) is not used', () => {
