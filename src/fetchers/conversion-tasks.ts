@@ -43,7 +43,7 @@ function withTokens(outcome: FetchOutcome): FetchOutcome {
 export const conversionTasks = {
   html: (input: { response: WireResponse; limits: DocumentLimits }): FetchOutcome =>
     withTokens(convertHtmlResponse(fromWire(input.response), input.limits)),
-  /** A binary document (PDF, DOCX, XLSX, ODS, PPTX, EPUB): the `pdf` fetcher's conversion; `request`: what the caller asks of it. */
+  /** A binary document (PDF, DOCX, XLSX, ODS, PPTX, EPUB): the `pdf` fetcher's conversion, as the caller asks. */
   pdf: async (input: {
     response: WireResponse;
     options: DocumentOptions;

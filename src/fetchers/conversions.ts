@@ -40,7 +40,10 @@ export type Extraction = Converted<CountedContent>;
 export interface Conversions {
   /** A 2xx response with a textual body → page (html.ts's conversion), token counts included. */
   html(response: HttpResponse): Promise<FetchOutcome>;
-  /** A binary document response → page (documents/index.ts), token counts included; `request`: the pages and marks the caller asks for. */
+  /**
+   * A binary document response → page (documents/index.ts), token counts included; `request`: the pages and marks
+   * the caller asks for.
+   */
   pdf(response: HttpResponse, request?: DocumentRequest): Promise<FetchOutcome>;
   /** A rendered page's HTML → its content (the browser fetcher); with the HTML compressed too when `keep`. */
   extract(html: string, url: string, keep?: boolean): Promise<Extraction>;
