@@ -202,7 +202,7 @@ const RETRY_HINTS: Partial<Record<FetchFailure['code'], string>> = {
   upstream_timeout: 'retry later; the site was slow to answer',
   upstream_unreachable: 'check the URL; the host could not be reached',
   blocked_url: 'only public internet addresses can be fetched',
-  no_text_layer: 'the PDF is scanned images without text; run OCR on it yourself',
+  no_text_layer: 'the PDF has no text layer and OCR found no text in it (or OCR is off on this server)',
   unreadable_document: 'the file is corrupt, truncated, encrypted or too large once unpacked; fetch a readable copy',
   empty_content: 'the page has no readable text; try fetcher "browser" if it is built by JavaScript',
   reader_failed: 'retry later, or try another fetcher',

@@ -8,6 +8,7 @@ import { normalisePdfDate } from '../extract/metadata/dates.js';
 import { markdownToText } from '../extract/index.js';
 import type { FetchFailure } from '../errors.js';
 import type { HttpResponse } from '../net/safe-client.js';
+import { ocrScannedPages } from './documents/pdf-ocr.js';
 import { hasPdfMagic } from './documents/sniff.js';
 import { statusFailure } from './html.js';
 import { layoutPages, type TextRun } from './pdf-layout.js';
@@ -28,6 +29,8 @@ const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/pac
 
 export interface PdfOptions extends DocumentRequest {
   maxPages: number;
+  /** Pages without a text layer read by OCR (documents/pdf-ocr.ts); 0 or none: no OCR. */
+  maxOcrPages?: number;
 }
 
 /** The page numbers a caller wants, in order: all, or those of `pages` that the PDF has. */
@@ -175,11 +178,21 @@ export async function convertPdf(response: HttpResponse, options: PdfOptions): P
     for (const n of numbers) runsPerPage.push(await readRuns(n));
     const context: TextRun[][] = [];
     for (const n of contextPages(pageCount, numbers)) context.push(await readRuns(n));
-    const chars = runsPerPage.reduce((sum, runs) => sum + runs.reduce((s, r) => s + letters(r.str), 0), 0);
-    if (chars < NO_TEXT_CHARS_PER_PAGE * read) {
+    const charsOf = (runs: TextRun[]) => runs.reduce((sum, run) => sum + letters(run.str), 0);
+    const chars = runsPerPage.reduce((sum, runs) => sum + charsOf(runs), 0);
+    // Pages without a text layer: the scans among them are read by OCR, up to the cap.
+    const textless = numbers.filter((_, i) => charsOf(runsPerPage[i]!) < NO_TEXT_CHARS_PER_PAGE);
+    const ocrCap = options.maxOcrPages ?? 0;
+    const ocr =
+      textless.length > 0 && ocrCap > 0
+        ? await ocrScannedPages(await loadPdfJs(), doc, textless, ocrCap)
+        : { texts: new Map<number, string>(), skipped: 0 };
+    const ocrChars = [...ocr.texts.values()].reduce((sum, text) => sum + letters(text), 0);
+    if (ocrChars === 0 && chars < NO_TEXT_CHARS_PER_PAGE * read) {
+      const why = ocrCap === 0 ? 'and OCR is off (OCR_MAX_PAGES=0)' : 'and OCR found no text on them';
       const detail =
         `${host}: the PDF has ${pageCount} page${pageCount === 1 ? '' : 's'} but only ${chars} ` +
-        `characters of text: it is scanned images without a text layer, and OCR is not offered`;
+        `characters of text: it is scanned images without a text layer, ${why}`;
       return failed({ code: 'no_text_layer', detail, retryable: false });
     }
     const info: PdfInfo = await doc.getMetadata().then(
@@ -187,18 +200,24 @@ export async function convertPdf(response: HttpResponse, options: PdfOptions): P
       () => ({}),
     );
     const laidOut = layoutPages(runsPerPage, context);
+    const pages = laidOut.pages.map((md, i) => ocr.texts.get(numbers[i]!) ?? md);
+    if (ocr.skipped > 0)
+      pages.push(
+        `_${ocr.skipped} more page${ocr.skipped === 1 ? '' : 's'} without a text layer ` +
+          `${ocr.skipped === 1 ? 'was' : 'were'} not read: OCR reads at most ${ocrCap} pages of a document._`,
+      );
     const named = usableTitle(info.Title);
     const title = named ?? laidOut.firstHeading;
     // Page marks on request: an HTML comment in Markdown (invisible when rendered, readable for a model) naming the
     // page's number in the PDF, a form feed in text.
     const marked = options.pageMarkers;
-    let markdown = laidOut.pages
-      .map((md, i) => (marked ? `<!-- page ${numbers[i]} -->\n\n${md}` : md))
+    let markdown = pages
+      .map((md, i) => (marked && i < numbers.length ? `<!-- page ${numbers[i]} -->\n\n${md}` : md))
       .join('\n\n')
       .trim();
     // The PDF's own title heads the Markdown; a title taken from the first heading is in the text already.
-    if (named && !/^# /.test(laidOut.pages.join('\n\n').trim())) markdown = `# ${named}\n\n${markdown}`;
-    const text = laidOut.pages
+    if (named && !/^# /.test(pages.join('\n\n').trim())) markdown = `# ${named}\n\n${markdown}`;
+    const text = pages
       .map((md) => markdownToText(md))
       .join(marked ? '\n\n\f\n\n' : '\n\n')
       .trim();
@@ -215,9 +234,11 @@ export async function convertPdf(response: HttpResponse, options: PdfOptions): P
         text,
         redirects: response.redirects,
         bytes: response.bytes,
-        // Also true when pages past PDF_MAX_PAGES were left unread (not when the caller asked for fewer pages).
-        bodyTruncated: response.bodyTruncated || read < wanted.length,
+        // Also true when pages past PDF_MAX_PAGES, or scans past OCR_MAX_PAGES, were left unread (not when the caller
+        // asked for fewer pages).
+        bodyTruncated: response.bodyTruncated || read < wanted.length || ocr.skipped > 0,
         pageCount,
+        ...(ocr.texts.size > 0 && { ocrPages: ocr.texts.size }),
         author: str(info.Author),
         publishedAt: normalisePdfDate(str(info.CreationDate)),
         siteName: null,

@@ -1,15 +1,18 @@
 // OCR through POST /fetch: an image's text, whatever it is served as, priced as a rendered page; an image without text
-// is empty content and not billed; with OCR off an image is unsupported.
+// is empty content and not billed; with OCR off an image is unsupported. Scanned PDFs: only the pages without a text
+// layer are read by OCR, each priced as a rendered page, at most OCR_MAX_PAGES of them, and the answer says so.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PNG } from 'pngjs';
 import { browserSkip } from '../fetchers/chromium.js';
-import { renderTextImages, type TextImage } from '../helpers/documents/scans.js';
+import { imagePdf, renderTextImages, type TextImage } from '../helpers/documents/scans.js';
 import { MEDIA, startDocumentSite, type DocumentSite } from '../helpers/document-site.js';
 import { setPlan, signUp, withKey } from '../helpers/accounts.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 const LINES = ['Tomatoes need six hours of direct sun.', 'Water them deeply but not too often.'];
+const SECOND = ['Basil likes the same warm corner.', 'Pinch its flowers to keep the leaves coming.'];
+const TYPED = 'This page was typed, not scanned: it has a text layer of its own, so no OCR is needed to read it.';
 
 function blankPng(): Buffer {
   const png = new PNG({ width: 400, height: 120 });
@@ -27,8 +30,12 @@ describe('OCR of images', { skip, timeout: 300_000 }, () => {
   let off: TestApp;
   let image: TextImage;
   before(async () => {
-    [image] = (await renderTextImages([LINES])) as [TextImage];
+    const [first, second, line] = (await renderTextImages([LINES, SECOND, ['Page of a long scan.']]));
+    image = first!;
     site = await startDocumentSite({
+      '/scan.pdf': { type: 'application/pdf', body: await imagePdf([first!, second!], 'jpeg') },
+      '/mixed.pdf': { type: 'application/pdf', body: await imagePdf([TYPED, second!]) },
+      '/long-scan.pdf': { type: 'application/pdf', body: await imagePdf(Array(50).fill(line!)) },
       '/note.png': { type: 'image/png', body: image.png },
       '/photo': { type: MEDIA.octet, body: image.jpeg },
       '/blank.png': { type: 'image/png', body: blankPng() },
@@ -72,5 +79,44 @@ describe('OCR of images', { skip, timeout: 300_000 }, () => {
     const res = await off.post('/fetch', { url: site.url('/note.png') });
     assert.equal(res.status, 415, res.text);
     assert.equal(res.body.code, 'unsupported_content');
+  });
+
+  test('a scanned PDF: every page by OCR, in order, 5 credits a page', async () => {
+    const { apiKey } = await signUp(api);
+    await setPlan(api, apiKey, 'pro');
+    const res = await api.request('POST', '/fetch', { url: site.url('/scan.pdf') }, withKey(apiKey));
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.fetch_info.document_type, 'pdf');
+    assert.equal(res.body.fetch_info.ocr_pages, 2);
+    assert.equal(res.body.metadata.page_count, 2);
+    assert.deepEqual(words(res.body.markdown), words([...LINES, ...SECOND].join(' ')));
+    assert.equal(res.body.credits, 10);
+  });
+
+  test('a PDF with a typed page and a scanned one: only the scan is read by OCR', async () => {
+    const res = await api.post('/fetch', { url: site.url('/mixed.pdf') });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.fetch_info.ocr_pages, 1);
+    assert.ok(res.body.markdown.startsWith(TYPED), res.body.markdown);
+    assert.deepEqual(words(res.body.markdown), words(`${TYPED} ${SECOND.join(' ')}`));
+    assert.equal(res.body.credits, 5);
+  });
+
+  test('a scan of 50 pages with the cap at 20: reads 20 and says so', async () => {
+    const res = await api.post('/fetch', { url: site.url('/long-scan.pdf') });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.fetch_info.ocr_pages, 20);
+    assert.equal(res.body.fetch_info.body_truncated, true);
+    assert.equal(res.body.metadata.page_count, 50);
+    assert.equal(res.body.markdown.match(/page of a long scan/gi)?.length, 20);
+    assert.match(res.body.markdown, /30 more pages without a text layer were not read: OCR reads at most 20 pages/);
+    assert.equal(res.body.credits, 100);
+  });
+
+  test('with OCR_MAX_PAGES=0 a scanned PDF is 422 no_text_layer', async () => {
+    const res = await off.post('/fetch', { url: site.url('/scan.pdf') });
+    assert.equal(res.status, 422, res.text);
+    assert.equal(res.body.code, 'no_text_layer');
+    assert.match(res.body.detail, /OCR is off/);
   });
 });

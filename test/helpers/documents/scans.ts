@@ -38,17 +38,22 @@ export async function renderTextImages(pages: string[][], width = 900): Promise<
   }
 }
 
-/** A PDF of `images`, one a page, each filling its page: a scan, no text layer. */
-export function imagePdf(images: readonly TextImage[], format: 'png' | 'jpeg' = 'png'): Promise<Buffer> {
+/** A PDF of `pages`, one a page: an image fills its page (a scan, no text layer); a string is a page of real text. */
+export function imagePdf(pages: readonly (TextImage | string)[], format: 'png' | 'jpeg' = 'png'): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({ autoFirstPage: false, compress: true });
     const chunks: Buffer[] = [];
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
-    for (const image of images) {
-      doc.addPage({ size: [image.width, image.height], margin: 0 });
-      doc.image(image[format], 0, 0, { width: image.width, height: image.height });
+    for (const page of pages) {
+      if (typeof page === 'string') {
+        doc.addPage({ size: 'A4', margin: 56 });
+        doc.fontSize(12).text(page);
+        continue;
+      }
+      doc.addPage({ size: [page.width, page.height], margin: 0 });
+      doc.image(page[format], 0, 0, { width: page.width, height: page.height });
     }
     doc.end();
   });
