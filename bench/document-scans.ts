@@ -1,0 +1,59 @@
+// Scans for bench:documents' OCR rows: a printed document rasterised at 150 dpi, as a scanner would give it: Chromium
+// lays the HTML out at A4's width (794 CSS pixels) with 150/96 device pixels to each, and each A4-high slice is one
+// page's PNG; the same pages as an image-only PDF (pdfkit), with no text layer.
+import PDFDocument from 'pdfkit';
+import { chromium, type Browser } from 'playwright-core';
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const A4 = { width: 794, height: 1123 };
+const DPI_SCALE = 150 / 96;
+
+export interface Scanner {
+  /** The document's pages as PNGs at 150 dpi. */
+  scan(html: string): Promise<Buffer[]>;
+  close(): Promise<void>;
+}
+
+export function createScanner(): Scanner {
+  let browser: Promise<Browser> | undefined;
+  return {
+    async scan(html) {
+      browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--disable-gpu'] });
+      const page = await (await browser).newPage({ viewport: A4, deviceScaleFactor: DPI_SCALE });
+      try {
+        await page.setContent(html, { waitUntil: 'load' });
+        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        const pages: Buffer[] = [];
+        for (let y = 0; y < height; y += A4.height)
+          pages.push(
+            await page.screenshot({
+              fullPage: true,
+              clip: { x: 0, y, width: A4.width, height: Math.min(A4.height, height - y) },
+            }),
+          );
+        return pages;
+      } finally {
+        await page.close();
+      }
+    },
+    async close() {
+      if (browser) await (await browser).close();
+    },
+  };
+}
+
+/** PNG pages → an image-only PDF, each page A4 in points with its picture filling it. */
+export function imageOnlyPdf(pngs: readonly Buffer[]): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ autoFirstPage: false, compress: true });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    for (const png of pngs) {
+      doc.addPage({ size: 'A4', margin: 0 });
+      doc.image(png, 0, 0, { fit: [doc.page.width, doc.page.height] });
+    }
+    doc.end();
+  });
+}
