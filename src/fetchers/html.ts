@@ -5,6 +5,7 @@ import type { FetchFailure } from '../errors.js';
 import { contentFromMarkdown, extractHtml, type ExtractedContent } from '../extract/index.js';
 import { decodeBody } from '../net/charset.js';
 import type { HttpResponse, SafeClient } from '../net/safe-client.js';
+import { readCsv } from './documents/csv.js';
 import { readAtom, readRss } from './documents/feeds.js';
 import { documentType } from './documents/sniff.js';
 import {
@@ -44,6 +45,7 @@ export function statusFailure(response: HttpResponse): FetchFailure {
 const TEXT_READERS: Partial<Record<DocumentType, (text: string, limits: DocumentLimits) => DocumentText>> = {
   rss: readRss,
   atom: readAtom,
+  csv: readCsv,
 };
 
 const fenced = (language: string, code: string) => '```' + language + '\n' + code.trim() + '\n```';
@@ -54,14 +56,21 @@ function convert(
   contentType: string | undefined,
   pageUrl: string,
   limits: DocumentLimits,
-): { content: ExtractedContent; type: DocumentType; sourceMarkdown?: boolean; html?: string } | null {
+): {
+  content: ExtractedContent;
+  type: DocumentType;
+  sourceMarkdown?: boolean;
+  html?: string;
+  /** A reader left part of the body out (rows past the cap). */
+  truncated?: boolean;
+} | null {
   const type = documentType(contentType, body);
   const decoded = () => decodeBody(body, contentType);
   const read = type && TEXT_READERS[type];
   if (read) {
     const document = read(decoded(), limits);
     const content = contentFromMarkdown(document.markdown, pageUrl);
-    return { content: { ...content, title: document.title ?? content.title }, type };
+    return { content: { ...content, title: document.title ?? content.title }, type, truncated: document.truncated };
   }
   switch (type) {
     case 'html': {
@@ -106,7 +115,7 @@ export function convertHtmlResponse(response: HttpResponse, limits: DocumentLimi
     throw error;
   }
   if (!converted) return failed(unsupported(mimeOf(contentType)));
-  const { content, type, sourceMarkdown = false, html } = converted;
+  const { content, type, sourceMarkdown = false, html, truncated = false } = converted;
   const page: FetchedPage = {
     url: response.url.href,
     statusCode: response.status,
@@ -119,7 +128,7 @@ export function convertHtmlResponse(response: HttpResponse, limits: DocumentLimi
     text: content.text,
     redirects: response.redirects,
     bytes: response.bytes,
-    bodyTruncated: response.bodyTruncated,
+    bodyTruncated: response.bodyTruncated || truncated,
     sourceMarkdown,
     documentType: type,
   };

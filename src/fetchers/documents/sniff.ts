@@ -28,6 +28,7 @@ const DECLARED: Record<string, DocumentType> = {
   'application/epub+zip': 'epub',
   'text/csv': 'csv',
   'application/csv': 'csv',
+  'text/tab-separated-values': 'csv',
   'application/rss+xml': 'rss',
   'application/atom+xml': 'atom',
   'text/markdown': 'markdown',
