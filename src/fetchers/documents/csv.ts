@@ -63,11 +63,12 @@ export function readCsv(text: string, limits: DocumentLimits): DocumentText {
     throw new UnreadableDocument('csv', `cannot be parsed (${(error as Error).message})`);
   }
   const rows = collectRows(limits.maxRows);
+  let kept = -1;
   let read = 0;
   for (const [position, { record, info }] of records.entries()) {
     if (!rows.add(position, record)) break;
-    read = info.bytes;
+    [kept, read] = [position, info.bytes];
   }
-  const table = rows.table(null, recordsFrom(body, read));
+  const table = rows.table(null, kept + recordsFrom(body, read));
   return { title: null, markdown: sheetMarkdown(table), pageCount: 1, truncated: table.more !== undefined };
 }

@@ -28,6 +28,7 @@ const READERS: Partial<Record<DocumentType, () => Promise<Reader>>> = {
   image: () => import('./image.js').then((module) => module.readImage),
   pptx: () => import('./pptx.js').then((module) => module.readPptx),
   epub: () => import('./epub.js').then((module) => module.readEpub),
+  xlsx: () => import('./xlsx.js').then((module) => module.readXlsx),
 };
 
 /** A reader's text → the page every surface renders; Markdown tidied, its title on top, empty files refused. */

@@ -9,8 +9,11 @@ export interface SheetRows {
    * the cap: stop reading. Empty rows are only counted, so a repeat of a million empty rows costs nothing.
    */
   add(position: number, cells: readonly string[], times?: number): boolean;
-  /** The sheet's table, with `more` rows left out past the cap (null: the sheet goes on, how far is not known). */
-  table(name: string | null, more?: number | null): SheetTable;
+  /**
+   * The sheet's table. `lastPosition`: where the sheet's last row is, when the file says, so a note can count the
+   * rows left out past the cap; null: the sheet goes on, how far is not known.
+   */
+  table(name: string | null, lastPosition: number | null): SheetTable;
 }
 
 export interface SheetTable {
@@ -49,8 +52,14 @@ export function collectRows(maxRows: number): SheetRows {
       }
       return true;
     },
-    table(name, more) {
-      return { name, rows: Array.from(rows, (row) => row ?? []), maxRows, ...(cut && { more: more ?? null }) };
+    table(name, lastPosition) {
+      const more = lastPosition === null || first === null ? 0 : lastPosition - first - maxRows;
+      return {
+        name,
+        rows: Array.from(rows, (row) => row ?? []),
+        maxRows,
+        ...(cut && { more: more > 0 ? more : null }),
+      };
     },
   };
 }
