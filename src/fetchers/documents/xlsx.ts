@@ -83,17 +83,18 @@ const isoDate = (date: Date) =>
     .replace(/T00:00:00\.000Z$/, '')
     .replace(/(:\d\d)\.000Z$/, '$1');
 
-/** A cell's value as text: a formula's cached result, rich text and hyperlinks by their text, errors as shown. */
+/**
+ * A cell's value as text: a formula's cached result, rich text by its text, errors as shown. A hyperlink is its text:
+ * a sheet lists its links after its rows, where a streaming read has already written them.
+ */
 export function cellText(value: ExcelJS.CellValue | undefined): string {
   if (value === null || value === undefined) return '';
   if (value instanceof Date) return isoDate(value);
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (typeof value !== 'object') return String(value);
   if ('richText' in value) return value.richText.map((run) => run.text).join('');
-  if ('hyperlink' in value) return `[${cellText(value.text)}](${value.hyperlink})`;
   if ('error' in value) return value.error;
   if ('result' in value) return cellText(value.result);
-  if ('text' in value) return cellText((value as { text: ExcelJS.CellValue }).text);
   return '';
 }
 
