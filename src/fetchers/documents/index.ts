@@ -29,6 +29,7 @@ const READERS: Partial<Record<DocumentType, () => Promise<Reader>>> = {
   pptx: () => import('./pptx.js').then((module) => module.readPptx),
   epub: () => import('./epub.js').then((module) => module.readEpub),
   xlsx: () => import('./xlsx.js').then((module) => module.readXlsx),
+  ods: () => import('./ods.js').then((module) => module.readOds),
 };
 
 /** A reader's text → the page every surface renders; Markdown tidied, its title on top, empty files refused. */
