@@ -14,7 +14,13 @@ import {
 import type { Format } from '../contract/fetch.js';
 import { countTokens } from '../tokens/count.js';
 import { selectForQuery, withoutRanges, type QueryPart, type Range } from '../tokens/select.js';
-import { createDocumentIndexes, takePart, type DocumentIndexes, type TrimResult } from '../tokens/trim.js';
+import {
+  createDocumentIndexes,
+  takePart,
+  withTableHead,
+  type DocumentIndexes,
+  type TrimResult,
+} from '../tokens/trim.js';
 import type { StoredPage } from './render.js';
 
 export interface ContentView {
@@ -88,7 +94,8 @@ function plainView(content: string, indexes: DocumentIndexes, total?: number): C
     get total() {
       return (counted ??= countTokens(content));
     },
-    part: (offset, budget) => takePart(content, offset, budget, indexes),
+    part: (offset, budget) =>
+      withTableHead(content, offset, budget, indexes, (room) => takePart(content, offset, room, indexes)),
     select: (query, budget) => selectForQuery(content, query, budget, indexes),
     rest(shown) {
       return plainView(withoutRanges(content, shown), indexes);
@@ -104,7 +111,8 @@ function referencedView(styled: StyledMarkdown, whole: string, indexes: Document
     get total() {
       return (counted ??= countTokens(whole));
     },
-    part: (offset, budget) => takeReferencedPart(styled, offset, budget, indexes),
+    part: (offset, budget) =>
+      withTableHead(styled.body, offset, budget, indexes, (room) => takeReferencedPart(styled, offset, room, indexes)),
     select: (query, budget) => selectReferenced(styled, query, budget, indexes),
     rest(shown) {
       const rest = withoutUses(styled, shown);

@@ -6,6 +6,8 @@ export interface Block {
   start: number; // its first non-space character
   end: number; // just after its last non-space character
   heading?: { level: number; title: string };
+  /** A table's later row: where the table's header and separator lines are, which a part starting here repeats. */
+  tableHead?: { start: number; end: number };
 }
 
 const BLANK = /^\s*$/;
@@ -16,13 +18,14 @@ const TABLE_SEPARATOR = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
 
 /**
  * Every non-space character of `content` lies in exactly one block. A table's header, separator and first row form
- * one block, so no part ends on a table without rows; each later row is a block of its own.
+ * one block, so no part ends on a table without rows; each later row is a block of its own, which knows its header.
  */
 export function splitBlocks(content: string): Block[] {
   const blocks: Block[] = [];
   let current: Block | null = null; // the block the next line may continue
   let fenceEnd: RegExp | null = null; // the closing line of the open code fence
   let table: 'separator' | 'first-row' | 'rows' | null = null;
+  let tableHead = { start: 0, end: 0 };
 
   const open = (lineStart: number, line: string): Block => {
     const start = lineStart + line.length - line.trimStart().length;
@@ -54,8 +57,9 @@ export function splitBlocks(content: string): Block[] {
       open(lineStart, line).heading = { level: match[1]!.length, title: (match[2] ?? '').trim() };
       current = table = null;
     } else if (table) {
-      if (table === 'rows') current = open(lineStart, line);
+      if (table === 'rows') (current = open(lineStart, line)).tableHead = tableHead;
       else extend();
+      if (table === 'separator') tableHead = { start: current!.start, end: current!.end };
       table = table === 'separator' ? 'first-row' : 'rows';
     } else if (line.includes('|') && isTableSeparator(content, next)) {
       current = open(lineStart, line);

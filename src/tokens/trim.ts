@@ -88,6 +88,42 @@ export function takePart(
   }
 }
 
+/**
+ * A part that starts on a later row of a table opens with the table's header and separator lines again, so it reads
+ * as a table of its own: `take` takes the rows with the room the header leaves (takePart, or a caller's wrapper of
+ * it). The header is not content the offsets move over. Other parts are `take`'s alone.
+ */
+export function withTableHead(
+  content: string,
+  offset: number,
+  budget: number | null,
+  indexes: DocumentIndexes | undefined,
+  take: (budget: number | null) => TrimResult,
+): TrimResult {
+  const head = tableHeadAt(content, offset, indexes);
+  if (head === null) return take(budget);
+  // The joined count is rarely the sum of the two, so the room shrinks until the joined part fits.
+  for (let room = budget === null ? null : budget - countTokens(`${head}\n`); room === null || room > 0;) {
+    const part = take(room);
+    // Rows cut at a token boundary are no table: then the rows alone, with all the room.
+    if (part.content === '' || (part.nextOffset !== null && !/\s/.test(content[part.nextOffset - 1]!))) break;
+    const joined = `${head}\n${part.content}`;
+    const tokenCount = countTokens(joined);
+    if (room === null || tokenCount <= budget!) return { ...part, content: joined, tokenCount };
+    room -= tokenCount - budget!;
+  }
+  return take(budget); // no room for the header and a row: the rows alone
+}
+
+/** The header and separator lines of the table whose later row starts at `offset`; null elsewhere. */
+function tableHeadAt(content: string, offset: number, indexes: DocumentIndexes | undefined): string | null {
+  const start = skipSpace(content, offset);
+  if (start === 0 || start >= content.length) return null;
+  const { blocks } = indexDocument(content, indexes);
+  const block = blocks[firstBlockEndingAfter(blocks, start)];
+  return block?.tableHead && block.start === start ? content.slice(block.tableHead.start, block.tableHead.end) : null;
+}
+
 function finishPart(content: string, index: DocumentIndex, part: string, tokenCount: number, end: number): TrimResult {
   const next = skipSpace(content, end);
   if (next >= content.length) return { content: part, tokenCount, truncated: false, nextOffset: null, outline: [] };

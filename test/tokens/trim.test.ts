@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { countTokens } from '../../src/tokens/count.js';
-import { takePart, type TrimResult } from '../../src/tokens/trim.js';
+import { takePart, withTableHead, type TrimResult } from '../../src/tokens/trim.js';
 
 const BENCH = join(import.meta.dirname, '../../../shared/bench/extraction/scrapinghub');
 const truth = JSON.parse(readFileSync(join(BENCH, 'ground-truth.json'), 'utf8')) as Record<
@@ -263,3 +263,34 @@ test('a budget too small for the first character returns an empty part at the sa
   const part = takePart('𪛔 rare', 0, 1);
   if (countTokens('𪛔') > 1) assert.deepEqual([part.content, part.nextOffset, part.truncated], ['', 0, true]);
 });
+
+test('a part that starts on a later table row repeats the header and separator, within the budget', () => {
+  const table = [
+    '| Day | Kilos |',
+    '| --- | --- |',
+    ...Array.from({ length: 60 }, (_, i) => `| ${i + 1} | ${i * 3} |`),
+  ];
+  const content = `## Harvest\n\n${table.join('\n')}\n\nThe end.`;
+  const head = `${table[0]}\n${table[1]}\n`;
+  for (const budget of [25, 40, 90]) {
+    let offset: number | null = 0;
+    const rows: string[] = [];
+    while (offset !== null) {
+      const part = withTableHead(content, offset, budget, undefined, (room) => takePart(content, offset!, room));
+      assert.ok(part.tokenCount <= budget && part.tokenCount === countTokens(part.content), `budget ${budget}`);
+      const starts = content.slice(skipped(content, offset));
+      if (offset > 0 && starts.startsWith('| ') && !starts.startsWith(table[0]!))
+        assert.ok(part.content.startsWith(head), `budget ${budget}: ${part.content.slice(0, 40)}`);
+      rows.push(...part.content.split('\n').filter((line) => /^\| \d/.test(line)));
+      offset = part.nextOffset;
+    }
+    assert.deepEqual(rows, table.slice(2), `budget ${budget}: every row once, in order`);
+  }
+  // Outside a table, and on a table's own header, a part is take's alone.
+  assert.deepEqual(
+    withTableHead(content, 0, 30, undefined, (room) => takePart(content, 0, room)),
+    takePart(content, 0, 30),
+  );
+});
+
+const skipped = (content: string, offset: number) => offset + (/^\s*/.exec(content.slice(offset))?.[0].length ?? 0);
