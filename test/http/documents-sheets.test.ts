@@ -20,7 +20,11 @@ const HARVEST_TABLE = [
   '| Beans | 4 | 2024-08-02 | two rows<br>north bed |',
   '| Total | 16.5 |  |  |',
 ].join('\n');
-const SEEDS_TABLE = '| Variety | Packets |\n| --- | --- |\n| Sungold | 3 |';
+const SEEDS_TABLE = [
+  '| Variety | Packets | Sown | Ready |',
+  '| --- | --- | --- | --- |',
+  '| Sungold | 3 | 2024-04-01 | 2024-05-31 |',
+].join('\n');
 const LONG_TABLE = [['Day', 'Bed', 'Kilos'], ...Array.from({ length: 300 }, (_, i) => [i + 1, `bed ${i % 7}`, i * 3])];
 
 let site: DocumentSite;
@@ -65,7 +69,7 @@ describe('a spreadsheet', () => {
     ['/garden.ods', 'ods'],
     ['/garden-ods', 'ods'],
   ] as const) {
-    test(`${path}: each sheet under its name as one table, cached values not formulas, ISO dates`, async () => {
+    test(`${path}: each sheet under its name as one table, cached values not formulas (dates too), ISO dates`, async () => {
       const res = await fetchPath(path);
       assert.equal(res.status, 200, res.text);
       assert.equal(res.body.fetch_info.document_type, type);

@@ -83,19 +83,43 @@ const isoDate = (date: Date) =>
     .replace(/T00:00:00\.000Z$/, '')
     .replace(/(:\d\d)\.000Z$/, '$1');
 
+/** A number format that shows a date or time, what is quoted or bracketed aside (exceljs's own test). */
+const isDateFormat = (format: string | undefined) =>
+  !!format && /[ymdhMsb]/.test(format.replace(/\[[^\]]*]|"[^"]*"/g, ''));
+
+/** Serial days as a date: from 1899-12-30, or from 1904-01-01 in a workbook of the 1904 system. */
+const fromSerial = (days: number, date1904: boolean) =>
+  new Date(Math.round((days - (date1904 ? 24107 : 25569)) * 86_400_000));
+
 /**
- * A cell's value as text: a formula's cached result, rich text by its text, errors as shown. A hyperlink is its text:
- * a sheet lists its links after its rows, where a streaming read has already written them.
+ * A cell's value as text: a formula's cached result (a date when the cell shows one: the streaming reader converts
+ * plain cells only), rich text by its text, errors as shown. A hyperlink is its text: a sheet lists its links after
+ * its rows, where a streaming read has already written them.
  */
-export function cellText(value: ExcelJS.CellValue | undefined): string {
+function cellText(cell: ExcelJS.Cell, date1904: boolean): string {
+  const value = cell.value;
   if (value === null || value === undefined) return '';
   if (value instanceof Date) return isoDate(value);
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (typeof value !== 'object') return String(value);
   if ('richText' in value) return value.richText.map((run) => run.text).join('');
   if ('error' in value) return value.error;
-  if ('result' in value) return cellText(value.result);
+  if ('result' in value) {
+    const result = value.result;
+    if (typeof result === 'number' && isDateFormat(cell.numFmt)) return isoDate(fromSerial(result, date1904));
+    return result === undefined || result === null || typeof result === 'object' ? '' : String(result);
+  }
   return '';
+}
+
+/** A row's cells as text, in column order. */
+function rowText(row: ExcelJS.Row, date1904: boolean): string[] {
+  const cells: string[] = [];
+  row.eachCell((cell, column) => {
+    while (cells.length < column - 1) cells.push('');
+    cells.push(cellText(cell, date1904));
+  });
+  return cells;
 }
 
 async function readSheets(entries: Unzipped, sheets: SheetPart[], maxRows: number): Promise<SheetTable[]> {
@@ -108,13 +132,13 @@ async function readSheets(entries: Unzipped, sheets: SheetPart[], maxRows: numbe
   });
   const tables: SheetTable[] = [];
   for await (const worksheet of reader) {
+    const date1904 = !!(reader as unknown as { properties?: { date1904?: boolean } }).properties?.date1904;
     const name = (worksheet as unknown as { name: string }).name;
     const rows = collectRows(maxRows);
     let more = false;
     for await (const row of worksheet) {
-      const values = row.values as (ExcelJS.CellValue | undefined)[];
       // Past the cap: the rest of the sheet is drained by the reader, never parsed.
-      if (!rows.add(row.number - 1, Array.from(values.slice(1), cellText))) {
+      if (!rows.add(row.number - 1, rowText(row, date1904))) {
         more = true;
         break;
       }

@@ -6,7 +6,7 @@ import ExcelJS from 'exceljs';
 import { zipSync, strToU8 } from 'fflate';
 
 /** A cell: text, a number, a date (written as a date), or a formula with the result a spreadsheet cached for it. */
-export type SheetCell = string | number | Date | { formula: string; result: number } | null;
+export type SheetCell = string | number | Date | { formula: string; result: number | Date } | null;
 
 export interface SheetContent {
   name: string;
@@ -35,8 +35,8 @@ export const GARDEN: WorkbookContent = {
     {
       name: 'Seeds',
       rows: [
-        ['Variety', 'Packets'],
-        ['Sungold', 3],
+        ['Variety', 'Packets', 'Sown', 'Ready'],
+        ['Sungold', 3, new Date(Date.UTC(2024, 3, 1)), { formula: 'C2+60', result: new Date(Date.UTC(2024, 4, 31)) }],
       ],
     },
   ],
@@ -47,7 +47,14 @@ export async function makeXlsx(content: WorkbookContent): Promise<Buffer> {
   if (content.title) workbook.title = content.title;
   for (const sheet of content.sheets) {
     const worksheet = workbook.addWorksheet(sheet.name);
-    for (const row of sheet.rows) worksheet.addRow(row);
+    for (const row of sheet.rows) {
+      const added = worksheet.addRow(row);
+      // A formula's date result is a serial number shown as a date, as Excel writes it.
+      row.forEach((cell, i) => {
+        if (cell && typeof cell === 'object' && 'formula' in cell && cell.result instanceof Date)
+          added.getCell(i + 1).numFmt = 'yyyy-mm-dd';
+      });
+    }
   }
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
@@ -76,11 +83,14 @@ function odsCell(cell: SheetCell): string {
   }
   if (typeof cell === 'number')
     return `<table:table-cell office:value-type="float" office:value="${cell}"><text:p>${cell}</text:p></table:table-cell>`;
-  if (typeof cell === 'object')
-    return (
-      `<table:table-cell table:formula="of:=${escapeXml(cell.formula)}" office:value-type="float" ` +
-      `office:value="${cell.result}"><text:p>${cell.result}</text:p></table:table-cell>`
-    );
+  if (typeof cell === 'object') {
+    const formula = `table:formula="of:=${escapeXml(cell.formula)}"`;
+    if (cell.result instanceof Date) {
+      const iso = cell.result.toISOString().slice(0, 10);
+      return `<table:table-cell ${formula} office:value-type="date" office:date-value="${iso}"><text:p>${iso}</text:p></table:table-cell>`;
+    }
+    return `<table:table-cell ${formula} office:value-type="float" office:value="${cell.result}"><text:p>${cell.result}</text:p></table:table-cell>`;
+  }
   const lines = cell.split('\n').map((line) => `<text:p>${escapeXml(line)}</text:p>`);
   return `<table:table-cell office:value-type="string">${lines.join('')}</table:table-cell>`;
 }
@@ -131,7 +141,7 @@ export function makeCsv(rows: SheetCell[][], delimiter = ','): string {
         : cell instanceof Date
           ? cell.toISOString().slice(0, 10)
           : typeof cell === 'object'
-            ? String(cell.result)
+            ? field(cell.result)
             : String(cell);
     return /["\n\r]/.test(text) || text.includes(delimiter) ? `"${text.replace(/"/g, '""')}"` : text;
   };
