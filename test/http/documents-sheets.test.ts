@@ -40,6 +40,7 @@ before(async () => {
   site = await startDocumentSite({
     '/garden.xlsx': { type: MEDIA.xlsx, body: xlsx },
     '/garden-xlsx': { type: MEDIA.octet, body: xlsx },
+    '/garden-reordered.xlsx': { type: MEDIA.xlsx, body: await makeXlsx(GARDEN, { partsReversed: true }) },
     '/garden.ods': { type: MEDIA.ods, body: ods },
     '/garden-ods': { type: MEDIA.octet, body: ods },
     '/harvest.csv': { type: 'text/csv', body: `\uFEFF${makeCsv(harvest)}` },
@@ -66,10 +67,11 @@ describe('a spreadsheet', () => {
   for (const [path, type] of [
     ['/garden.xlsx', 'xlsx'],
     ['/garden-xlsx', 'xlsx'],
+    ['/garden-reordered.xlsx', 'xlsx'],
     ['/garden.ods', 'ods'],
     ['/garden-ods', 'ods'],
   ] as const) {
-    test(`${path}: each sheet under its name as one table, cached values not formulas (dates too), ISO dates`, async () => {
+    test(`${path}: each sheet in the workbook's order under its name as one table, cached values not formulas (dates too), ISO dates`, async () => {
       const res = await fetchPath(path);
       assert.equal(res.status, 200, res.text);
       assert.equal(res.body.fetch_info.document_type, type);

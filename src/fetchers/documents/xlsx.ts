@@ -13,7 +13,10 @@ import { entryText, openZip, repack } from './zip.js';
 const WORKBOOK = 'xl/workbook.xml';
 const WORKBOOK_RELS = 'xl/_rels/workbook.xml.rels';
 const SHARED_STRINGS = 'xl/sharedStrings.xml';
-/** What exceljs reads, in the order its streaming reader needs them: before a sheet, or it spools sheets to disk. */
+/**
+ * What exceljs reads, in the order its streaming reader needs them: before a sheet, or it spools sheets to disk. The
+ * sheets follow in the workbook's order, which is the order the reader hands them over.
+ */
 const HEAD_PARTS = [WORKBOOK_RELS, WORKBOOK, 'xl/styles.xml', SHARED_STRINGS];
 const SHEET_PART = /^xl\/worksheets\/sheet\d+\.xml$/;
 const wanted = (name: string) => HEAD_PARTS.includes(name) || SHEET_PART.test(name) || name === 'docProps/core.xml';
@@ -146,8 +149,7 @@ async function readSheets(entries: Unzipped, sheets: SheetPart[], maxRows: numbe
     const part = sheets.find((sheet) => sheet.name === name);
     tables.push(rows.table(name, more && part ? lastRowPosition(entries, part.path) : null));
   }
-  const order = (table: SheetTable) => sheets.findIndex((sheet) => sheet.name === table.name);
-  return tables.sort((a, b) => order(a) - order(b));
+  return tables;
 }
 
 export async function readXlsx(body: Buffer, limits: DocumentLimits): Promise<DocumentText> {

@@ -3,7 +3,7 @@
 // its `mimetype` stored first as OpenDocument requires), CSV as strings.
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { zipSync, strToU8 } from 'fflate';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 
 /** A cell: text, a number, a date (written as a date), or a formula with the result a spreadsheet cached for it. */
 export type SheetCell = string | number | Date | { formula: string; result: number | Date } | null;
@@ -42,11 +42,18 @@ export const GARDEN: WorkbookContent = {
   ],
 };
 
-export async function makeXlsx(content: WorkbookContent): Promise<Buffer> {
+/**
+ * `partsReversed`: the sheets' parts numbered and stored last sheet first (sheet1.xml is the last sheet), the
+ * workbook's own list still in content order: a reader must follow the list, not the parts.
+ */
+export async function makeXlsx(content: WorkbookContent, options: { partsReversed?: boolean } = {}): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
   if (content.title) workbook.title = content.title;
-  for (const sheet of content.sheets) {
+  const sheets = content.sheets.map((sheet, order) => ({ sheet, order }));
+  for (const { sheet, order } of options.partsReversed ? sheets.reverse() : sheets) {
     const worksheet = workbook.addWorksheet(sheet.name);
+    // The workbook's list is sorted by orderNo, which exceljs's types leave out.
+    (worksheet as ExcelJS.Worksheet & { orderNo: number }).orderNo = order;
     for (const row of sheet.rows) {
       const added = worksheet.addRow(row);
       // A formula's date result is a serial number shown as a date, as Excel writes it.
@@ -56,7 +63,11 @@ export async function makeXlsx(content: WorkbookContent): Promise<Buffer> {
       });
     }
   }
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+  const written = Buffer.from(await workbook.xlsx.writeBuffer());
+  if (!options.partsReversed) return written;
+  const entries = unzipSync(written);
+  const byName = Object.keys(entries).sort();
+  return Buffer.from(zipSync(Object.fromEntries(byName.map((name) => [name, entries[name]!]))));
 }
 
 /** A one-column sheet of `rows` short numbers under a header, written by exceljs's streaming writer. */
