@@ -1,12 +1,13 @@
-// Office files round-tripped for `npm run bench:documents`: DOCX and PPTX written by writer libraries (docx,
-// pptxgenjs) from seeded random content, read back through the document extractor, and every heading, table cell
-// and slide title looked for in the Markdown in order. Spreadsheets join when their writer fixture does.
+// Office files round-tripped for `npm run bench:documents`: DOCX, PPTX and XLSX written by writer libraries (docx,
+// pptxgenjs, exceljs) from seeded random content, read back through the document extractor, and every heading, table
+// cell, slide title, bullet, sheet name and cell looked for in the Markdown in order.
 import { loadConfig } from '../src/config.js';
 import { convertDocument } from '../src/fetchers/documents/index.js';
 import { documentOptions } from '../src/fetchers/index.js';
 import { createRng, type Rng } from '../test/helpers/fuzz.js';
 import { makeDocx, type DocBlock } from '../test/helpers/documents/docx.js';
 import { makePptx, type SlideContent } from '../test/helpers/documents/pptx.js';
+import { makeXlsx, type SheetContent } from '../test/helpers/documents/sheets.js';
 
 const WORDS = (
   'tomato basil pepper balcony water soil sun shade pot seed leaf root harvest week month litre compost ' +
@@ -14,7 +15,7 @@ const WORDS = (
 ).split(' ');
 
 export interface RoundTrip {
-  format: 'docx' | 'pptx';
+  format: 'docx' | 'pptx' | 'xlsx';
   files: number;
   /** Headings, cells, titles (and bullets) that must come back. */
   expected: number;
@@ -67,6 +68,20 @@ function deckContent(rng: Rng): { slides: SlideContent[]; expected: string[] } {
     slides.push(slide);
   }
   return { slides, expected };
+}
+
+function workbookContent(rng: Rng): { sheets: SheetContent[]; expected: string[] } {
+  let n = 0;
+  const next = () => ++n;
+  const sheets: SheetContent[] = [];
+  const expected: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const name = `Sheet ${next()} ${rng.pick(WORDS)}`;
+    const rows = table(rng, 10 + rng.int(40), 3 + rng.int(4), next);
+    sheets.push({ name, rows });
+    expected.push(name, ...rows.flat());
+  }
+  return { sheets, expected };
 }
 
 /** How many of `expected` appear in `markdown` one after another, each after the one before. */
@@ -126,6 +141,7 @@ export async function officeRoundTrips(count = 30, seed = 35): Promise<RoundTrip
   const rng = createRng(seed);
   const docs = [];
   const decks = [];
+  const books = [];
   for (let i = 0; i < count; i++) {
     const doc = docContent(rng);
     docs.push({
@@ -137,9 +153,12 @@ export async function officeRoundTrips(count = 30, seed = 35): Promise<RoundTrip
       body: await makePptx({ title: `Deck ${i}`, author: 'Bench', subject: 'bench', slides: deck.slides }),
       expected: deck.expected,
     });
+    const workbook = workbookContent(rng);
+    books.push({ body: await makeXlsx({ title: `Book ${i}`, sheets: workbook.sheets }), expected: workbook.expected });
   }
   return [
     await measure('docx', docs, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'),
     await measure('pptx', decks, 'application/vnd.openxmlformats-officedocument.presentationml.presentation'),
+    await measure('xlsx', books, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
   ];
 }

@@ -4,15 +4,22 @@
 // fetcher's convertPdf, and its Markdown scored against the label with each benchmark's own word-F1 after
 // strip-markdown; with the headings and tables found against those printed, CPU per page, pages per second, and
 // whether reading time per page stays flat from a 10- to a 300-page PDF. Exits 1 below issue 35's targets.
-//   npm run bench:documents [-- --wcxb-sample 150 --seed 35]
+// Then the OCR route on scans of the printed documents (document-scans.ts; a sample from each set: OCR takes about a
+// second a page) as PNG pages and as image-only PDFs, and Office files round-tripped (documents-office.ts).
+//   npm run bench:documents [-- --wcxb-sample 150 --seed 35 --ocr-sample 12 --office-files 30]
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config.js';
+import { convertDocument } from '../src/fetchers/documents/index.js';
+import { documentOptions } from '../src/fetchers/index.js';
 import { convertPdf } from '../src/fetchers/pdf.js';
 import type { HttpResponse } from '../src/net/safe-client.js';
 import { makeBookPdf } from '../test/helpers/pdf-fixtures.js';
 import { loadBenchmarkPages, scorePredictions } from './benchmark-pages.js';
 import { printedDocument, type Layout, type PrintedDocument } from './document-html.js';
 import { createFontCheck, createPrinter } from './document-pdfs.js';
+import { createScanner, imageOnlyPdf } from './document-scans.js';
+import { officeRoundTrips } from './documents-office.js';
 import { addStructure, countStructure, NO_STRUCTURE, type StructureCount } from './document-structure.js';
 import { loadWcxbPage, loadWcxbTruth, PAGE_TYPES, scoreWcxb, wcxbIds } from './wcxb-pages.js';
 
@@ -21,7 +28,12 @@ const LAYOUTS: Layout[] = ['one-column', 'two-column'];
 const PER_PAGE_OUT = new URL('../.bench-tmp/documents-per-page.json', import.meta.url);
 
 const { values: args } = parseArgs({
-  options: { 'wcxb-sample': { type: 'string', default: '150' }, seed: { type: 'string', default: '35' } },
+  options: {
+    'wcxb-sample': { type: 'string', default: '150' },
+    seed: { type: 'string', default: '35' },
+    'ocr-sample': { type: 'string', default: '12' },
+    'office-files': { type: 'string', default: '30' },
+  },
 });
 
 const { stripMarkdown } = (await import(
@@ -114,6 +126,19 @@ const sources = candidates.filter((s) => hasText(s) && printable(s.label));
 const leftOut = candidates.filter((s) => hasText(s) && !printable(s.label));
 const empty = candidates.filter((s) => !hasText(s));
 
+/** Predictions (id → text) of one set, scored with that benchmark's own metric. */
+async function scoreSet(set: Source['set'], predictions: Record<string, string>) {
+  if (set === 'wcxb') {
+    const scored = await scoreWcxb(Object.keys(predictions), wcxb.truth, predictions);
+    return { overall: scored.overall, perPage: scored.perPage };
+  }
+  const scored = await scorePredictions(
+    Object.fromEntries(Object.keys(predictions).map((id) => [id, extraction.truth[id]!])),
+    Object.fromEntries(Object.entries(predictions).map(([id, text]) => [id, { articleBody: text }])),
+  );
+  return { overall: scored, perPage: scored.perPage };
+}
+
 const printer = createPrinter();
 const rows: Row[] = [];
 const perPage: Record<string, unknown>[] = [];
@@ -135,14 +160,8 @@ try {
       const predictions = Object.fromEntries(
         ofSet.map((s) => [s.id, stripMarkdown(reads.get(`${set}/${s.id}`)!.read.markdown)]),
       );
-      const scored =
-        set === 'extraction'
-          ? await scorePredictions(
-              Object.fromEntries(ofSet.map((s) => [s.id, extraction.truth[s.id]!])),
-              Object.fromEntries(Object.entries(predictions).map(([id, text]) => [id, { articleBody: text }])),
-            )
-          : await scoreWcxb(Object.keys(predictions), wcxb.truth, predictions);
-      const score = 'overall' in scored ? scored.overall : scored;
+      const scored = await scoreSet(set, predictions);
+      const score = scored.overall;
       let structure = NO_STRUCTURE;
       let pdfPages = 0;
       let cpuMicros = 0;
@@ -195,6 +214,10 @@ console.log(
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 let failed = false;
+const cpuSeconds = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1e6;
+};
 for (const r of rows) {
   const s = r.structure;
   const met = r.f1 >= TARGET_F1[r.layout];
@@ -222,4 +245,62 @@ if (empty.length)
     `Left out: ${empty.length} documents whose label has no text (${empty.map((s) => `${s.set}/${s.id.slice(0, 8)}`).join(', ')}).`,
   );
 console.log(`Per-page figures: ${PER_PAGE_OUT.pathname}`);
+
+// OCR: the first documents of each set (in the sets' own order), scanned at 150 dpi.
+const OCR_TARGET = 0.9;
+const ocrOptions = { ...documentOptions(loadConfig({})), maxPages: 1000 };
+const ocrLimits = { ...ocrOptions.limits, maxOcrPages: 1000 };
+const asImage = (png: Buffer): HttpResponse => ({ ...asResponse(png), headers: { 'content-type': 'image/png' } });
+const scanner = createScanner();
+console.log('\nOCR route on the same documents scanned at 150 dpi (one column)\n');
+console.log('| set (metric) | input | documents | pages | F1 | precision | recall | target | CPU s/page |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+try {
+  for (const set of ['extraction', 'wcxb'] as const) {
+    const sample = sources.filter((source) => source.set === set).slice(0, Number(args['ocr-sample']));
+    const byInput = { png: {} as Record<string, string>, pdf: {} as Record<string, string> };
+    const cpu = { png: 0, pdf: 0 };
+    let pages = 0;
+    for (const source of sample) {
+      const pngs = await scanner.scan(printedDocument(source.label, source.html, 'one-column').html);
+      pages += pngs.length;
+      let started = process.cpuUsage();
+      const texts = [];
+      for (const png of pngs) {
+        const read = await convertDocument(asImage(png), { ...ocrOptions, limits: ocrLimits });
+        texts.push(read.ok ? read.page.markdown : '');
+      }
+      cpu.png += cpuSeconds(started);
+      byInput.png[source.id] = stripMarkdown(texts.join('\n\n'));
+      const pdf = await imageOnlyPdf(pngs);
+      started = process.cpuUsage();
+      const read = await convertPdf(asResponse(pdf), { maxPages: 1000, maxOcrPages: 1000 });
+      cpu.pdf += cpuSeconds(started);
+      byInput.pdf[source.id] = read.ok ? stripMarkdown(read.page.markdown) : '';
+    }
+    for (const input of ['png', 'pdf'] as const) {
+      const { overall } = await scoreSet(set, byInput[input]);
+      const met = overall.f1 >= OCR_TARGET;
+      failed ||= !met;
+      console.log(
+        `| ${set} | ${input === 'png' ? 'PNG pages' : 'image-only PDF'} | ${sample.length} | ${pages} | ${f3(overall.f1)} | ` +
+          `${f3(overall.precision)} | ${f3(overall.recall)} | ≥ ${OCR_TARGET} ${met ? 'met' : 'NOT met'} | ${(cpu[input] / pages).toFixed(2)} |`,
+      );
+    }
+  }
+} finally {
+  await scanner.close();
+}
+
+const office = await officeRoundTrips(Number(args['office-files']), Number(args.seed));
+console.log('\nOffice files written by writer libraries from seeded content, read back\n');
+console.log('| format | files | headings, cells, titles, bullets, sheet names | found in order | CPU ms/file |');
+console.log('|---|---|---|---|---|');
+for (const row of office) {
+  const share = row.inOrder / row.expected;
+  failed ||= share < 0.99;
+  console.log(
+    `| ${row.format} | ${row.files} | ${row.expected} | ${(100 * share).toFixed(2)} % | ${row.cpuMsPerFile.toFixed(0)} |`,
+  );
+}
 if (failed || ratio > 1.5) process.exitCode = 1;
