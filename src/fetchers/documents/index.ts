@@ -75,8 +75,11 @@ export async function convertDocument(
   if (response.status >= 300) return failed(statusFailure(response));
   const host = response.url.host;
   const type = documentType(response.headers['content-type'], response.body);
-  if (type === 'pdf')
-    return convertPdf(response, { ...request, maxPages: options.maxPages, maxOcrPages: options.limits.maxOcrPages });
+  if (type === 'pdf') {
+    const pdf = { ...request, maxPages: options.maxPages, maxOcrPages: options.limits.maxOcrPages };
+    const outcome = await convertPdf(response, pdf);
+    return outcome.ok ? { ok: true, page: { ...outcome.page, documentType: 'pdf' } } : outcome;
+  }
   // With OCR off (OCR_MAX_PAGES=0) an image has no reader.
   const load = type && !(type === 'image' && options.limits.maxOcrPages === 0) && READERS[type];
   if (!load)
