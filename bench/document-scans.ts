@@ -1,6 +1,6 @@
 // Scans for bench:documents' OCR rows: a printed document rasterised at 150 dpi, as a scanner would give it: Chromium
 // lays the HTML out at A4's width (794 CSS pixels) with 150/96 device pixels to each, and each A4-high slice is one
-// page's PNG; the same pages as an image-only PDF (pdfkit), with no text layer.
+// page's PNG, the last one whole; the same pages as an image-only PDF (pdfkit), with no text layer.
 import PDFDocument from 'pdfkit';
 import { chromium, type Browser } from 'playwright-core';
 
@@ -22,7 +22,12 @@ export function createScanner(): Scanner {
       const page = await (await browser).newPage({ viewport: A4, deviceScaleFactor: DPI_SCALE });
       try {
         await page.setContent(html, { waitUntil: 'load' });
-        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        // A scanner gives whole pages, the last one too: the document is laid out to a whole number of A4 heights.
+        const height = await page.evaluate((a4) => {
+          const root = document.documentElement;
+          root.style.minHeight = `${Math.ceil(root.scrollHeight / a4) * a4}px`;
+          return root.scrollHeight;
+        }, A4.height);
         const pages: Buffer[] = [];
         for (let y = 0; y < height; y += A4.height)
           pages.push(
