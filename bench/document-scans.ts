@@ -9,36 +9,46 @@ const A4 = { width: 794, height: 1123 };
 const DPI_SCALE = 150 / 96;
 
 export interface Scanner {
-  /** The document's pages as PNGs at 150 dpi. */
-  scan(html: string): Promise<Buffer[]>;
+  /** The document's pages as PNGs at 150 dpi; null when it is longer than `maxPages`. */
+  scan(html: string, maxPages: number): Promise<Buffer[] | null>;
   close(): Promise<void>;
+}
+
+async function scanOnce(browser: Browser, html: string, maxPages: number): Promise<Buffer[] | null> {
+  const page = await browser.newPage({ viewport: A4, deviceScaleFactor: DPI_SCALE });
+  try {
+    await page.setContent(html, { waitUntil: 'load' });
+    // A scanner gives whole pages, the last one too: the document is laid out to a whole number of A4 heights.
+    const height = await page.evaluate((a4) => {
+      const root = document.documentElement;
+      root.style.minHeight = `${Math.ceil(root.scrollHeight / a4) * a4}px`;
+      return root.scrollHeight;
+    }, A4.height);
+    if (height > maxPages * A4.height) return null;
+    const pages: Buffer[] = [];
+    for (let y = 0; y < height; y += A4.height)
+      pages.push(await page.screenshot({ fullPage: true, clip: { x: 0, y, width: A4.width, height: A4.height } }));
+    return pages;
+  } finally {
+    await page.close();
+  }
 }
 
 export function createScanner(): Scanner {
   let browser: Promise<Browser> | undefined;
   return {
-    async scan(html) {
-      browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--disable-gpu'] });
-      const page = await (await browser).newPage({ viewport: A4, deviceScaleFactor: DPI_SCALE });
-      try {
-        await page.setContent(html, { waitUntil: 'load' });
-        // A scanner gives whole pages, the last one too: the document is laid out to a whole number of A4 heights.
-        const height = await page.evaluate((a4) => {
-          const root = document.documentElement;
-          root.style.minHeight = `${Math.ceil(root.scrollHeight / a4) * a4}px`;
-          return root.scrollHeight;
-        }, A4.height);
-        const pages: Buffer[] = [];
-        for (let y = 0; y < height; y += A4.height)
-          pages.push(
-            await page.screenshot({
-              fullPage: true,
-              clip: { x: 0, y, width: A4.width, height: Math.min(A4.height, height - y) },
-            }),
-          );
-        return pages;
-      } finally {
-        await page.close();
+    async scan(html, maxPages) {
+      for (let attempt = 1; ; attempt++) {
+        browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--disable-gpu'] });
+        try {
+          return await scanOnce(await browser, html, maxPages);
+        } catch (error) {
+          // A renderer that crashed (a long page at 150 dpi, on a loaded machine): a new browser, once.
+          const old = browser;
+          browser = undefined;
+          await (await old).close().catch(() => undefined);
+          if (attempt === 2) throw error;
+        }
       }
     },
     async close() {

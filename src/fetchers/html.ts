@@ -5,6 +5,7 @@ import type { FetchFailure } from '../errors.js';
 import { contentFromMarkdown, extractHtml, type ExtractedContent } from '../extract/index.js';
 import { decodeBody } from '../net/charset.js';
 import type { HttpResponse, SafeClient } from '../net/safe-client.js';
+import { readJson } from './documents/json.js';
 import { readCsv } from './documents/csv.js';
 import { readAtom, readRss } from './documents/feeds.js';
 import { documentType } from './documents/sniff.js';
@@ -46,6 +47,7 @@ const TEXT_READERS: Partial<Record<DocumentType, (text: string, limits: Document
   rss: readRss,
   atom: readAtom,
   csv: readCsv,
+  json: readJson,
 };
 
 const fenced = (language: string, code: string) => '```' + language + '\n' + code.trim() + '\n```';
@@ -79,7 +81,6 @@ function convert(
     }
     case 'markdown':
       return { content: contentFromMarkdown(decoded(), pageUrl), type, sourceMarkdown: true };
-    case 'json':
     case 'xml':
       return { content: contentFromMarkdown(fenced(type, decoded()), pageUrl), type };
     case 'text':
