@@ -1,11 +1,13 @@
 // JSON → Markdown fenced as JSON, indented, and cut along its structure: a long array or object is written as several
 // fences of whole elements (or members), so a part read with max_tokens ends between two of them, never inside a
-// value. Fences do not break a JSON reader's view: joined, their lines are the whole document. JSON that does not
-// parse is fenced as it came.
+// value. Fences do not break a JSON reader's view: joined, their lines are the whole document. A short document, and
+// JSON that does not parse, is fenced as it came.
 import type { DocumentText } from './types.js';
 
-/** Lines of one fence: big enough that short documents stay one fence, small enough to trim well. */
+/** Lines of one fence: big enough that a short document stays one fence, small enough to trim well. */
 const FENCE_LINES = 60;
+/** Characters under which a document is fenced as it came (a few hundred tokens: no part needs cutting it). */
+const AS_IT_CAME = 4000;
 
 const fence = (lines: readonly string[]) => '```json\n' + lines.join('\n') + '\n```';
 
@@ -20,11 +22,13 @@ function entryLines(value: unknown[] | Record<string, unknown>): string[][] {
 }
 
 export function readJson(text: string): DocumentText {
+  const asItCame = { title: null, markdown: fence([text.trim()]) };
+  if (text.length <= AS_IT_CAME) return asItCame;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { title: null, markdown: fence([text.trim()]) };
+    return asItCame;
   }
   const whole = JSON.stringify(value, null, 2).split('\n');
   if (whole.length <= FENCE_LINES || value === null || typeof value !== 'object')
