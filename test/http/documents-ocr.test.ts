@@ -30,7 +30,7 @@ describe('OCR of images', { skip, timeout: 300_000 }, () => {
   let off: TestApp;
   let image: TextImage;
   before(async () => {
-    const [first, second, line] = (await renderTextImages([LINES, SECOND, ['Page of a long scan.']]));
+    const [first, second, line] = await renderTextImages([LINES, SECOND, ['Page of a long scan.']]);
     image = first!;
     site = await startDocumentSite({
       '/scan.pdf': { type: 'application/pdf', body: await imagePdf([first!, second!], 'jpeg') },
