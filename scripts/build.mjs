@@ -10,9 +10,10 @@ import { build } from 'esbuild';
 /**
  * Left to node_modules: native code (better-sqlite3's addon must match the platform it was installed on), and packages
  * that find their own files at run time (playwright-core its browser registry and drivers, pdf.js its worker and
- * fonts). All three load through `import`, so the bundles only name them.
+ * fonts, tesseract.js its worker script and WebAssembly, its English model its data file). All load through `import`
+ * or `require`, so the bundles only name them.
  */
-const EXTERNAL = ['better-sqlite3', 'playwright-core', 'pdfjs-dist'];
+const EXTERNAL = ['better-sqlite3', 'playwright-core', 'pdfjs-dist', 'tesseract.js', '@tesseract.js-data/eng'];
 
 rmSync('dist', { recursive: true, force: true });
 const { metafile } = await build({
