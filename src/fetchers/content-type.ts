@@ -19,8 +19,11 @@ function isTextual(mime: string): boolean {
   );
 }
 
-/** Types no fetcher turns into text (images, audio, video, archives, fonts): refused before any body is read. */
+/** Images OCR reads (documents/image.ts). */
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
+
+/** Types no fetcher turns into text (audio, video, archives, fonts, other images): refused before any body is read. */
 export function isUnreadableType(contentType: string | undefined): boolean {
   const mime = mimeOf(contentType);
-  return !GENERIC_TYPES.has(mime) && declaredType(mime) === null && !isTextual(mime);
+  return !GENERIC_TYPES.has(mime) && declaredType(mime) === null && !isTextual(mime) && !IMAGE_TYPES.has(mime);
 }

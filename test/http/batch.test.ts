@@ -21,7 +21,9 @@ test('results come in input order; a failing URL gets its own error', async () =
   assert.match(results[1].error.detail, /404/);
   assert.equal(results[2].metadata.title, 'A Long Guide');
   assert.equal(results[2].metadata.truncated, true);
-  assert.equal(results[3].error.status, 415);
+  // The fixture's PNG is its signature alone: nothing for OCR to decode.
+  assert.equal(results[3].error.status, 422);
+  assert.equal(results[3].error.code, 'unreadable_document');
 });
 
 test('identical URLs are fetched once', async () => {

@@ -104,9 +104,9 @@ test('a missing page is 502 upstream_status', async () => {
   assert.equal(res.body.upstream_status, 404);
 });
 
-test('an image is 415 unsupported_content, as /fetch answers, without reading its body', async () => {
-  const res = await estimate(site.url('/image.png'));
+test('an archive is 415 unsupported_content, as /fetch answers, without reading its body', async () => {
+  const res = await estimate(site.url('/archive.zip'));
   assert.equal(res.status, 415, res.text);
   assert.equal(res.body.code, 'unsupported_content');
-  assert.match(res.body.detail, /image\/png/);
+  assert.match(res.body.detail, /application\/zip/);
 });

@@ -156,7 +156,7 @@ group('partial failures', () => {
     assert.equal(missing.error.status, 502);
     assert.equal(missing.error.code, 'upstream_status');
     assert.match(missing.error.detail, /404/);
-    assert.equal(image.error.status, 415);
+    assert.equal(image.error.status, 422, 'a PNG that is its signature alone cannot be read');
     assert.equal(res.body.credits, 15);
   });
 

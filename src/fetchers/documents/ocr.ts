@@ -5,11 +5,12 @@
 import { createRequire } from 'node:module';
 import { PNG } from 'pngjs';
 import { createWorker, OEM } from 'tesseract.js';
+import { UnreadableDocument } from './types.js';
 
 const english = createRequire(import.meta.url)('@tesseract.js-data/eng') as { langPath: string; gzip: boolean };
 
 export interface OcrEngine {
-  /** The text of an encoded image (PNG, JPEG, WebP, GIF), in paragraphs. */
+  /** An encoded image's text (PNG, JPEG, WebP, GIF), in paragraphs; UnreadableDocument when it cannot be decoded. */
   read(image: Buffer): Promise<string>;
   close(): Promise<void>;
 }
@@ -19,9 +20,21 @@ export async function startOcr(): Promise<OcrEngine> {
     langPath: english.langPath,
     gzip: english.gzip,
     cacheMethod: 'none',
+    // Without a handler tesseract.js throws a failed job's error from an event, which no caller can catch (it took the
+    // thread down); with one, the job's promise rejects and read() says why.
+    errorHandler: () => {},
   });
   return {
-    read: async (image) => paragraphs((await worker.recognize(image)).data.text),
+    read: async (image) => {
+      try {
+        return paragraphs((await worker.recognize(image)).data.text);
+      } catch {
+        throw new UnreadableDocument(
+          'image',
+          'cannot be read: it is corrupt, truncated or in a format OCR does not know',
+        );
+      }
+    },
     close: async () => {
       await worker.terminate();
     },
