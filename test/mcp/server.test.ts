@@ -56,6 +56,7 @@ test('defaults are applied before the operation sees the arguments', async (t) =
     fetcher: 'auto',
     links: 'inline',
     images: 'keep',
+    page_markers: false,
   });
 });
 
