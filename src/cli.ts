@@ -27,7 +27,7 @@ const USAGE = `Usage:
                       a site's URLs, one a line (--json: the API's answer with titles and sources)
   fetchdown crawl <url> --out DIR [--limit N] [--max-depth N] [--json]
                       crawl a site: one Markdown file per page in DIR with front matter; the paths on stdout
-                      (--json: a summary at the end), progress on stderr
+                      (--json: a summary at the end), progress on stderr; Ctrl-C cancels the crawl
   fetchdown serve     start the HTTP API (configured by the same environment variables as npm start)
   fetchdown worker    read crawl jobs from Redis (CACHE_URL, as the API processes) until SIGTERM
   fetchdown mcp       start the MCP server on stdio
@@ -44,7 +44,7 @@ the browser; --header and --cookie go to the page's own origin only; --screensho
 --pages reads only those pages of a PDF (3, 1-5, 2-4,7); --page-markers marks where each page begins.
 Exit codes: 0 done, 1 the fetch failed, 2 bad usage or arguments, 3 bad configuration.`;
 
-const EXIT = { ok: 0, failed: 1, usage: 2, config: 3 } as const;
+const EXIT = { ok: 0, failed: 1, usage: 2, config: 3, interrupted: 130 } as const;
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -318,6 +318,17 @@ async function crawlCommand(argv: string[]): Promise<void> {
   const nameOf = createFileNamer();
   const files: { url: string; file: string }[] = [];
   let last: CrawlStatus | undefined;
+  // Ctrl-C cancels the crawl on the server and follows it until it settles (pages being read finish and are written,
+  // nothing more is charged); a second Ctrl-C leaves at once.
+  let interrupted = false;
+  const onInterrupt = () => {
+    if (interrupted) process.exit(EXIT.interrupted);
+    interrupted = true;
+    progress.clear();
+    process.stderr.write(`fetchdown: cancelling crawl ${created.id} (Ctrl-C again to leave at once)\n`);
+    operations.cancelCrawl({ id: created.id }).catch(failWith);
+  };
+  process.on('SIGINT', onInterrupt);
   try {
     for await (const { status, pages } of followCrawl(operations, created.id, POLL_MS)) {
       for (const page of pages) {
@@ -335,6 +346,8 @@ async function crawlCommand(argv: string[]): Promise<void> {
     progress.clear();
     await write(process.stderr, `fetchdown: crawl ${created.id} could not be followed (${created.status_url})\n`);
     return failWith(error);
+  } finally {
+    process.off('SIGINT', onInterrupt);
   }
   // followCrawl gives at least one status before it ends.
   const { id, status, stop_reason, error, counts } = last!;
@@ -343,7 +356,8 @@ async function crawlCommand(argv: string[]): Promise<void> {
     const summary = { id, status, stop_reason, error, counts, files };
     await write(process.stdout, `${JSON.stringify(summary, null, 2)}\n`);
   }
-  if (status !== 'completed') fail(`crawl ${id} ${status}: ${error ?? stop_reason}`, EXIT.failed);
+  if (status !== 'completed')
+    fail(`crawl ${id} ${status}: ${error ?? stop_reason}`, interrupted ? EXIT.interrupted : EXIT.failed);
 }
 
 /** One line per plan on stdout; exit code 3 without STRIPE_SECRET_KEY, 1 if Stripe refused. */

@@ -29,6 +29,8 @@ export interface AgentOperations {
   mapSite(args: MapRequest): Promise<MapResult>;
   startCrawl(args: CrawlRequest): Promise<CrawlCreated>;
   crawlStatus(args: CrawlStatusArgs): Promise<CrawlStatus>;
+  /** Stops a crawl: nothing new starts, pages being read finish, nothing more is charged. */
+  cancelCrawl(args: { id: string }): Promise<CrawlStatus>;
   /** A screenshot this caller took (`<id>.<format>`), or null. */
   screenshot(file: string): Promise<{ type: string; bytes: Buffer } | null>;
 }
@@ -70,5 +72,6 @@ export function forCaller(operations: FetchOperations & Pick<Operations, 'crawli
     mapSite: (args) => crawling.map(caller, args, inBody),
     startCrawl: (args) => crawling.startCrawl(caller, args, inBody),
     crawlStatus: ({ id, ...query }) => crawling.crawlStatus(caller, id, query, inQuery),
+    cancelCrawl: ({ id }) => crawling.cancelCrawl(caller, id),
   };
 }

@@ -21,6 +21,7 @@ export function deferOperations(mode: AgentHandle['mode'], create: () => Promise
       mapSite: async (args) => (await load()).operations.mapSite(args),
       startCrawl: async (args) => (await load()).operations.startCrawl(args),
       crawlStatus: async (args) => (await load()).operations.crawlStatus(args),
+      cancelCrawl: async (args) => (await load()).operations.cancelCrawl(args),
       screenshot: async (file) => (await load()).operations.screenshot(file),
     },
     load,

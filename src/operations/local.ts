@@ -30,5 +30,6 @@ export function createLocalOperations(deps: {
     mapSite: needsServer,
     startCrawl: needsServer,
     crawlStatus: needsServer,
+    cancelCrawl: needsServer,
   };
 }

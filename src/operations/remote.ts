@@ -15,7 +15,7 @@ export interface RemoteOptions {
 export function createRemoteOperations(options: RemoteOptions): AgentOperations {
   const base = options.baseUrl.replace(/\/+$/, '');
 
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json', 'x-service-key': options.apiKey };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let status: number;
@@ -70,6 +70,7 @@ export function createRemoteOperations(options: RemoteOptions): AgentOperations 
       const query = new URLSearchParams({ limit: String(limit), ...(cursor !== undefined && { cursor }) });
       return call('GET', `/crawl/${encodeURIComponent(id)}?${query}`);
     },
+    cancelCrawl: ({ id }) => call('DELETE', `/crawl/${encodeURIComponent(id)}`),
     async screenshot(file) {
       const response = await request(`${base}/screenshots/${encodeURIComponent(file)}`, {
         headers: { 'x-service-key': options.apiKey },

@@ -99,6 +99,36 @@ test('crawl --json prints a summary with the files; on a terminal the progress i
   assert.match(tty.stdout, /\r\x1b\[K\[#{24}\] crawl cr_\w+ completed \(\w+\): 2\/2 pages, [\d.]+ credits\r?\n/);
 });
 
+test('Ctrl-C cancels the crawl on the server, writes the pages already read, and exits 130', async () => {
+  const out = join(dir, 'interrupted');
+  // The slow host and a limit far off: the crawl is under way, not done, when the first page is written.
+  const start = `${site.origin('slow.site.test')}/docs/1`;
+  const child = spawn(process.execPath, ['bin/fetchdown.mjs', 'crawl', start, '--limit', '30', '--out', out], {
+    cwd: REPO_ROOT,
+    env: { ...BASE_ENV, ...REMOTE },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  let sent = false;
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+    // Once: a second Ctrl-C leaves at once.
+    if (!sent && stdout.includes('\n')) sent = child.kill('SIGINT');
+  });
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 130, stderr);
+  const id = /cancelling crawl (cr_\w+)/.exec(stderr)?.[1];
+  assert.ok(id, stderr);
+  assert.match(stderr, new RegExp(`crawl ${id} cancelled: cancelled`));
+  const status = await api.request('GET', `/crawl/${id}`, undefined, { 'x-service-key': apiKey });
+  assert.equal(status.body.status, 'cancelled');
+  assert.ok(status.body.counts.fetched < 30, `${status.body.counts.fetched} pages read`);
+  // Every page the crawl kept is a file, listed on stdout.
+  assert.equal(readdirSync(out).length, status.body.counts.fetched);
+  assert.equal(stdout.trimEnd().split('\n').length, status.body.counts.fetched);
+});
+
 test('map and crawl need the API; bad flags are named', async () => {
   for (const args of [
     ['map', `${site.origin()}/`],

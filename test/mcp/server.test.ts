@@ -26,6 +26,7 @@ async function connect(
       mapSite: unused,
       startCrawl: unused,
       crawlStatus: unused,
+      cancelCrawl: unused,
       screenshot: unused,
     },
     { logError: (e) => logged.push(e) },
