@@ -5,8 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { makeDocx, REPORT_SENTENCE } from '../helpers/documents/docx.js';
 import { withInflatingEntry, withManyEntries } from '../helpers/documents/zip-bombs.js';
-import { MEDIA, startDocumentSite, type DocumentSite } from '../helpers/document-site.js';
-import { signUp, withKey } from '../helpers/accounts.js';
+import { assertUnreadable, MEDIA, startDocumentSite, type DocumentSite } from '../helpers/document-site.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 let site: DocumentSite;
@@ -87,14 +86,7 @@ describe('a DOCX that cannot be read', () => {
     ['/entries.docx', /the DOCX file holds more than 200 entries/],
   ] as const) {
     test(`${path}: 422 unreadable_document naming the format, not billed`, async () => {
-      const { apiKey } = await signUp(api);
-      const res = await fetchPath(path, withKey(apiKey));
-      assert.equal(res.status, 422, res.text);
-      assert.equal(res.body.code, 'unreadable_document');
-      assert.match(res.body.detail, why);
-      assert.ok(res.body.request_id);
-      const usage = await api.request('GET', '/account/usage', undefined, withKey(apiKey));
-      assert.equal(usage.body.credits_used, 0);
+      await assertUnreadable(api, site.url(path), why);
     });
   }
 });

@@ -5,8 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { unzipSync, zipSync } from 'fflate';
 import { makeEpub, TOMATO_BOOK } from '../helpers/documents/epub.js';
 import { withInflatingEntry } from '../helpers/documents/zip-bombs.js';
-import { MEDIA, startDocumentSite, type DocumentSite } from '../helpers/document-site.js';
-import { signUp, withKey } from '../helpers/accounts.js';
+import { assertUnreadable, MEDIA, startDocumentSite, type DocumentSite } from '../helpers/document-site.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** The book without its package document: a zip that says it is an EPUB and cannot be read as one. */
@@ -82,13 +81,7 @@ describe('an EPUB that cannot be read', () => {
     ['/bomb.epub', /the EPUB file unpacks to more than 4194304 bytes/],
   ] as const) {
     test(`${path}: 422 unreadable_document naming the format, not billed`, async () => {
-      const { apiKey } = await signUp(api);
-      const res = await fetchPath(path, withKey(apiKey));
-      assert.equal(res.status, 422, res.text);
-      assert.equal(res.body.code, 'unreadable_document');
-      assert.match(res.body.detail, why);
-      const usage = await api.request('GET', '/account/usage', undefined, withKey(apiKey));
-      assert.equal(usage.body.credits_used, 0);
+      await assertUnreadable(api, site.url(path), why);
     });
   }
 });

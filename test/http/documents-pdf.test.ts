@@ -5,8 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import PDFDocument from 'pdfkit';
 import { makeReportPdf } from '../helpers/pdf-fixtures.js';
-import { startDocumentSite, type DocumentSite } from '../helpers/document-site.js';
-import { signUp, withKey } from '../helpers/accounts.js';
+import { assertUnreadable, startDocumentSite, type DocumentSite } from '../helpers/document-site.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 function encryptedPdf(): Promise<Buffer> {
@@ -63,13 +62,7 @@ describe('a PDF that cannot be read', () => {
     ['/broken.pdf', /the PDF file cannot be read: it is corrupt or truncated/],
   ] as const) {
     test(`${path}: 422 unreadable_document, not billed`, async () => {
-      const { apiKey } = await signUp(api);
-      const res = await api.request('POST', '/fetch', { url: site.url(path) }, withKey(apiKey));
-      assert.equal(res.status, 422, res.text);
-      assert.equal(res.body.code, 'unreadable_document');
-      assert.match(res.body.detail, why);
-      const usage = await api.request('GET', '/account/usage', undefined, withKey(apiKey));
-      assert.equal(usage.body.credits_used, 0);
+      await assertUnreadable(api, site.url(path), why);
     });
   }
 });

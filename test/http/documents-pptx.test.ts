@@ -5,8 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { unzipSync, zipSync, type Zippable } from 'fflate';
 import { makePptx, TOMATO_DECK } from '../helpers/documents/pptx.js';
 import { withInflatingEntry, withManyEntries } from '../helpers/documents/zip-bombs.js';
-import { MEDIA, startDocumentSite, type DocumentSite } from '../helpers/document-site.js';
-import { signUp, withKey } from '../helpers/accounts.js';
+import { assertUnreadable, MEDIA, startDocumentSite, type DocumentSite } from '../helpers/document-site.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** The same deck with its slide files renamed in reverse, so file order and presentation order disagree. */
@@ -138,13 +137,7 @@ describe('a PPTX that cannot be read', () => {
     ['/entries.pptx', /the PPTX file holds more than 200 entries/],
   ] as const) {
     test(`${path}: 422 unreadable_document naming the format, not billed`, async () => {
-      const { apiKey } = await signUp(api);
-      const res = await fetchPath(path, withKey(apiKey));
-      assert.equal(res.status, 422, res.text);
-      assert.equal(res.body.code, 'unreadable_document');
-      assert.match(res.body.detail, why);
-      const usage = await api.request('GET', '/account/usage', undefined, withKey(apiKey));
-      assert.equal(usage.body.credits_used, 0);
+      await assertUnreadable(api, site.url(path), why);
     });
   }
 });

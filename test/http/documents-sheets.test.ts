@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { GARDEN, makeCsv, makeLongXlsx, makeOds, makeXlsx } from '../helpers/documents/sheets.js';
 import { withInflatingEntry } from '../helpers/documents/zip-bombs.js';
-import { MEDIA, startDocumentSite, type DocumentSite } from '../helpers/document-site.js';
-import { signUp, withKey } from '../helpers/accounts.js';
+import { assertUnreadable, MEDIA, startDocumentSite, type DocumentSite } from '../helpers/document-site.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 const MILLION = 1_000_000;
@@ -111,13 +110,7 @@ describe('an XLSX that cannot be read', () => {
     ['/bomb.xlsx', /the XLSX file unpacks to more than 4194304 bytes/, () => small],
   ] as const) {
     test(`${path}: 422 unreadable_document naming XLSX, not billed`, async () => {
-      const { apiKey } = await signUp(app());
-      const res = await app().request('POST', '/fetch', { url: site.url(path) }, withKey(apiKey));
-      assert.equal(res.status, 422, res.text);
-      assert.equal(res.body.code, 'unreadable_document');
-      assert.match(res.body.detail, why);
-      const usage = await app().request('GET', '/account/usage', undefined, withKey(apiKey));
-      assert.equal(usage.body.credits_used, 0);
+      await assertUnreadable(app(), site.url(path), why);
     });
   }
 });

@@ -17,16 +17,16 @@ export interface XmlElement {
 export type XmlNode = XmlElement | string;
 
 const CDATA = '#cdata';
-const parser = new XMLParser({
+/** fast-xml-parser's ordered tree with attributes by their names and every value as written. */
+export const ORDERED_XML = {
   preserveOrder: true,
   ignoreAttributes: false,
   attributeNamePrefix: '',
   parseTagValue: false,
   parseAttributeValue: false,
   trimValues: false,
-  cdataPropName: CDATA,
-  processEntities: false,
-});
+} as const;
+const parser = new XMLParser({ ...ORDERED_XML, cdataPropName: CDATA, processEntities: false });
 
 type Ordered = Record<string, unknown> & { ':@'?: Record<string, string> };
 
