@@ -22,6 +22,7 @@ import { fetchRoutes } from './http/routes/fetch.js';
 import { healthRoutes } from './http/routes/health.js';
 import { mcpRoutes } from './http/routes/mcp.js';
 import { metricsRoutes } from './http/routes/metrics.js';
+import { oauthRoutes } from './http/routes/oauth.js';
 import { READER_PATH_PARAMS, READER_ROUTE, readerRoutes } from './http/routes/reader.js';
 import { searchRoutes } from './http/routes/search.js';
 import { createValidatorCompiler } from './http/validator.js';
@@ -66,6 +67,18 @@ export async function buildApp(deps: ServerDeps): Promise<FastifyInstance> {
           SessionCookie: { type: 'apiKey', in: 'cookie', name: 'service_session' },
           AdminToken: { type: 'apiKey', in: 'header', name: 'X-Admin-Token' },
           AdminTokenQuery: { type: 'apiKey', in: 'query', name: 'token' },
+          OAuth: {
+            type: 'oauth2',
+            description: 'POST /mcp only: the token an MCP client gets by signing its user in (docs/api.md#oauth).',
+            flows: {
+              authorizationCode: {
+                authorizationUrl: `${deps.config.PUBLIC_BASE_URL}/oauth/authorize`,
+                tokenUrl: `${deps.config.PUBLIC_BASE_URL}/oauth/token`,
+                refreshUrl: `${deps.config.PUBLIC_BASE_URL}/oauth/token`,
+                scopes: { fetch: 'read pages and sites', search: 'search the web' },
+              },
+            },
+          },
         },
       },
     },
@@ -99,8 +112,9 @@ export async function buildApp(deps: ServerDeps): Promise<FastifyInstance> {
     await metered.register(screenshotRoutes, { deps });
     await metered.register(searchRoutes, { deps });
     await metered.register(crawlRoutes, { deps });
-    await metered.register(mcpRoutes, { deps });
   });
+  await app.register(mcpRoutes, { deps });
+  await app.register(oauthRoutes, { deps });
   await app.register(accountRoutes, { deps });
   await app.register(authRoutes, { deps });
   await app.register(billingRoutes, { deps });

@@ -91,6 +91,11 @@ export const ConfigSchema = Type.Object({
   MAIL_FROM: Type.String({ default: 'Fetchdown <no-reply@localhost>', minLength: 3 }),
   // Active (unrevoked) API keys an account may hold; one more is 409 too_many_keys. Keys share the account's limits.
   MAX_KEYS_PER_ACCOUNT: Int(20, 1, 10000),
+  // OAuth for the remote MCP endpoint (src/oauth/): an access token lasts this long, a refresh token (used once, then
+  // replaced) this long; a client's metadata document is read again once its copy is this old.
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: Int(3600, 60, 86400),
+  OAUTH_REFRESH_TOKEN_TTL_SECONDS: Int(30 * 86400, 3600, 365 * 86400),
+  OAUTH_CLIENT_DOCUMENT_TTL_SECONDS: Int(3600, 0, 86400),
   ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   FREE_MONTHLY_CREDITS: Int(500, 0),
   STARTER_MONTHLY_CREDITS: Int(20000, 0),

@@ -7,6 +7,7 @@ import { createBilling } from './billing/index.js';
 import type { Config } from './config.js';
 import { createCrawlBackend, redisOf } from './crawl/index.js';
 import type { AddressRules } from './net/guard.js';
+import { createOAuth } from './oauth/index.js';
 import { createOperations } from './operations/index.js';
 import { createPipeline } from './pipeline.js';
 
@@ -44,6 +45,11 @@ export function createDeps(config: Config, options: { clock?: Clock; addresses?:
     hostOf: pipeline.memos.hosts,
     onLedgerError: (error, context) => log.error({ err: error }, `ledger write failed while ${context}`),
     crawl,
+    oauth: createOAuth(config, {
+      store: accountServices.store,
+      client: pipeline.client,
+      clock: accountServices.accounts.clock,
+    }),
   });
   // The embedded default reads its crawls in its own process, the only one on its files; with Redis, `fetchdown
   // worker` processes do.

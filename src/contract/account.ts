@@ -61,6 +61,18 @@ export const CreatedKey = Type.Object({
 });
 
 export const KeyIdParams = Type.Object({ key_id: Type.Integer({ minimum: 1, maximum: MAX_KEY_ID }) });
+
+export const ConnectedApp = Type.Object({
+  id: Type.Integer({ description: 'The connection, used in the path that disconnects it.' }),
+  client_id: Type.String({ description: 'The OAuth client: its metadata document URL, or the id it registered.' }),
+  client_name: Type.String(),
+  scopes: Type.Array(Type.String(), { description: 'What the user allowed: fetch, search.' }),
+  connected_at: DateTime,
+  last_used_at: Type.Union([DateTime, Type.Null()], { description: 'Null when never used; updated once a minute.' }),
+});
+
+export const ConnectedAppList = Type.Object({ apps: Type.Array(ConnectedApp) });
+export const AppIdParams = Type.Object({ app_id: Type.Integer({ minimum: 1, maximum: MAX_KEY_ID }) });
 export const LabelQuery = Type.Object({ label: Label('additional') });
 
 export const AccountOut = Type.Object({

@@ -1,5 +1,5 @@
 // Who is calling: X-Service-Key → an account (billed) or, without a key, the anonymous tier (per-IP limits, not
-// billed). One hook for the metered routes (fetch, batch, estimate, cache, search, mcp) and one for /account; the
+// billed). One hook for the metered routes (fetch, batch, estimate, cache, search, crawl) and one for /account; the
 // operations bill request.caller.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Type } from '@sinclair/typebox';
@@ -116,7 +116,7 @@ function authenticate(
  * The answer's delivery: it has left once Node handed the whole response to the network ('finish'), and cannot when
  * the connection closed first. Charges wait for it, so a caller who never got the answer is not charged.
  */
-function deliveryOf(reply: FastifyReply): Delivery {
+export function deliveryOf(reply: FastifyReply): Delivery {
   const raw = reply.raw;
   const delivery = createDelivery();
   raw.once('finish', () => delivery.end(true));
@@ -139,7 +139,7 @@ function authenticating(deps: AppDeps, allowAnonymous: boolean) {
 }
 
 /** Responses every authenticated route can give, added to each route's schema for /openapi.json. */
-function documentAuth(route: RouteOptions, security: Record<string, string[]>[], statuses: number[]): void {
+export function documentAuth(route: RouteOptions, security: Record<string, string[]>[], statuses: number[]): void {
   const schema = route.schema ?? {};
   if ((schema as { hide?: boolean }).hide) return;
   const response = { ...((schema.response as Record<number, unknown>) ?? {}) };

@@ -43,6 +43,26 @@ export function clearSessionCookie(reply: FastifyReply, publicBaseUrl: string): 
   void reply.header('set-cookie', `${SESSION_COOKIE}=; ${cookieAttributes(publicBaseUrl)}; Max-Age=0`);
 }
 
+/** The consent request a browser was signing in for: the sign-in link's confirmation goes back to it. */
+const CONSENT_COOKIE = 'fd_consent';
+const CONSENT_COOKIE_SECONDS = 15 * 60;
+const CONSENT_ID = /^[A-Za-z0-9_-]{43}$/;
+
+export function rememberConsent(reply: FastifyReply, requestId: string, publicBaseUrl: string): void {
+  void reply.header(
+    'set-cookie',
+    `${CONSENT_COOKIE}=${requestId}; ${cookieAttributes(publicBaseUrl)}; Max-Age=${CONSENT_COOKIE_SECONDS}`,
+  );
+}
+
+/** Where a browser that just signed in goes: the consent page it came from (the cookie is spent), or undefined. */
+export function takeConsent(request: FastifyRequest, reply: FastifyReply, publicBaseUrl: string): string | undefined {
+  const id = readCookie(request, CONSENT_COOKIE);
+  if (id === undefined) return undefined;
+  void reply.header('set-cookie', `${CONSENT_COOKIE}=; ${cookieAttributes(publicBaseUrl)}; Max-Age=0`);
+  return CONSENT_ID.test(id) ? `/oauth/consent?request=${id}` : undefined;
+}
+
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**

@@ -55,3 +55,4 @@ export function createAccountOperations(deps: { accounts: Accounts }) {
 }
 
 export type AccountOperations = ReturnType<typeof createAccountOperations>;
+export { API_KEY_PREFIX } from '../accounts/secrets.js';

@@ -15,6 +15,8 @@ import { createMetering, type HostMemo } from './meter.js';
 import { createPipelineOperations } from './pipeline.js';
 import { createCrawlOperations } from './crawling.js';
 import { createCrawlWorker, type CrawlWorkerDeps } from './crawl-worker.js';
+import { createOAuthOperations } from './oauth.js';
+import type { OAuth } from '../oauth/index.js';
 
 export type { Caller } from './meter.js';
 export { createPipelineOperations } from './pipeline.js';
@@ -37,6 +39,8 @@ export interface OperationsDeps {
   onLedgerError(error: unknown, context: string): void;
   /** Crawls' state, queue, host gate, and what their pages are read and kept with. */
   crawl: Omit<CrawlWorkerDeps, 'fetchService' | 'meterFor' | 'accounts'>;
+  /** The authorization server of the remote MCP endpoint. */
+  oauth: OAuth;
 }
 
 export function createOperations(deps: OperationsDeps) {
@@ -79,6 +83,7 @@ export function createOperations(deps: OperationsDeps) {
       deps.crawl.queue.work((job) => crawlWorker.handle(job), concurrency);
     },
     accounts: createAccountOperations({ accounts: deps.accounts }),
+    oauth: createOAuthOperations(deps.oauth),
     billing: createBillingOperations({ billing: deps.billing }),
     /** Whether this process can serve: each probe answers within its deadline. */
     readiness: () => checkReadiness(deps.probes),

@@ -21,7 +21,7 @@ export interface Limit {
   who: string;
 }
 
-export type CredentialKind = 'api_key' | 'sign_in_link' | 'admin_token' | 'metrics_token';
+export type CredentialKind = 'api_key' | 'access_token' | 'sign_in_link' | 'admin_token' | 'metrics_token';
 
 export type LimitsConfig = Pick<
   Config,
@@ -32,6 +32,7 @@ const FAILURE_WINDOW_SECONDS = 60;
 
 const NAMES: Record<CredentialKind, string> = {
   api_key: 'API keys',
+  access_token: 'access tokens',
   sign_in_link: 'sign-in links',
   admin_token: 'admin tokens',
   metrics_token: 'metrics tokens',

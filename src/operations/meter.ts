@@ -26,8 +26,19 @@ import type { Delivery } from '../util/delivery.js';
 export type Caller =
   | { kind: 'local' }
   | { kind: 'anonymous'; ip: string }
-  /** `delivery`: when the answer reaches the caller; a charge is kept only then (none: at once). */
-  | { kind: 'account'; account: Account; keyId: number; delivery?: Delivery };
+  /**
+   * `keyId` null and `clientId` set: an OAuth client acting for the account (its ledger rows name it), with the
+   * `scopes` its user granted. `delivery`: when the answer reaches the caller; a charge is kept only then (none: at
+   * once).
+   */
+  | {
+      kind: 'account';
+      account: Account;
+      keyId: number | null;
+      clientId?: string;
+      scopes?: readonly string[];
+      delivery?: Delivery;
+    };
 
 /** Who a caller is for what it keeps (screenshots): its account, its address without a key, or this machine. */
 export function ownerOf(caller: Caller): string {
@@ -303,12 +314,14 @@ export function createMetering(deps: {
       );
     }
     const { keyId, account, delivery } = caller;
+    const client_id = caller.clientId ?? null;
 
     /** Every 402 is a row too (it charges nothing), so the usage page counts refusals. */
     async function recordRefusal(spec: Pick<Metered<unknown>, 'operation' | 'url'>, started: number) {
       const refusal = credits.record({
         account_id: account.id,
         key_id: keyId,
+        client_id,
         ...ledgerDetails(hostOf, spec, { price: NOTHING }, 'quota_exceeded', started),
       });
       if (refusal) await refusal.catch((error: unknown) => onError(error, 'recording a refusal'));
@@ -346,6 +359,7 @@ export function createMetering(deps: {
           const { charged, keep } = await credits.settle(reservation, {
             price: status === 'ok' ? priced.price : NOTHING,
             key_id: keyId,
+            client_id,
             ...ledgerDetails(hostOf, spec, priced, status, started),
           });
           const keepWhenDelivered = (delivered: boolean) => {

@@ -2,6 +2,7 @@
 // Public pages are rendered once at start-up (they depend only on the config and the recorded examples).
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from '../http/app-deps.js';
+import { consentRoutes } from './consent.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { EXAMPLES } from './examples/catalog.js';
 import { loadOutputs } from './examples/outputs.js';
@@ -52,4 +53,5 @@ export const pageRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
   }
   await app.register(staticRoutes);
   await app.register(dashboardRoutes, { deps });
+  await app.register(consentRoutes, { deps });
 };

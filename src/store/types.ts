@@ -73,6 +73,8 @@ export interface LedgerTable {
   item_key: string | null;
   /** The metered operation a billed row settles: it is written once however often it is offered. */
   request_id: string | null;
+  /** The OAuth client that spent (a connected application, migrations/0007-oauth.ts); null for API keys. */
+  client_id: string | null;
 }
 
 /**
@@ -196,6 +198,56 @@ export interface UsageTotalsTable {
   credits_millis: number;
 }
 
+/** An OAuth client: registered here (RFC 7591) or read from its metadata document (its client_id is that URL). */
+export interface OAuthClientsTable {
+  client_id: string;
+  /** The client's metadata as JSON (RFC 7591 names). */
+  metadata: string;
+  from_document: number;
+  created_at: number;
+  /** When a metadata document was last read (it is read again once older than the cache allows). */
+  refreshed_at: number;
+}
+
+/** An authorization request: pending until the user consents, then a one-time code (stored as SHA-256). */
+export interface OAuthAuthorizationsTable {
+  id: string;
+  client_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  /** Space-separated. */
+  scopes: string;
+  resource: string;
+  state: string | null;
+  expires_at: number;
+  account_id: number | null;
+  grant_id: number | null;
+  code_hash: string | null;
+  code_used_at: number | null;
+}
+
+/** What a user consented to: a connected application, until revoked. */
+export interface OAuthGrantsTable {
+  id: Generated<number>;
+  account_id: number;
+  client_id: string;
+  client_name: string;
+  scopes: string;
+  resource: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+/** An access or refresh token of a grant, as SHA-256; a refresh token is rotated (used once). */
+export interface OAuthTokensTable {
+  token_hash: string;
+  grant_id: number;
+  kind: 'access' | 'refresh';
+  expires_at: number;
+  rotated_at: number | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -210,6 +262,10 @@ export interface Database {
   anonymous_usage: AnonymousUsageTable;
   crawls: CrawlsTable;
   crawl_pages: CrawlPagesTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_authorizations: OAuthAuthorizationsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_tokens: OAuthTokensTable;
 }
 
 export type Account = Selectable<AccountsTable>;

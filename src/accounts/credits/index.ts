@@ -374,6 +374,7 @@ export function createCredits(deps: {
         credited_millis: 0,
         item_key: null,
         request_id: null,
+        client_id: row.client_id ?? null,
       },
     });
     if (queued.length >= RECORD_BATCH_ROWS) return flush();

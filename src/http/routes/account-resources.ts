@@ -4,6 +4,9 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   AccountOut,
+  AppIdParams,
+  ConnectedApp,
+  ConnectedAppList,
   CreatedKey,
   KeyIdParams,
   KeyList,
@@ -65,6 +68,33 @@ export const accountResourceRoutes: FastifyPluginAsyncTypebox<ResourceOptions> =
       },
     },
     async (request) => ops.revokeKey(accountOf(request), request.params.key_id),
+  );
+
+  scope.get(
+    `${base}/apps`,
+    {
+      schema: {
+        summary: 'The connected applications (MCP clients signed in by OAuth)',
+        description: 'Connections in force, newest first; what each spends is on the ledger under its client_id.',
+        tags,
+        response: responses(ConnectedAppList),
+      },
+    },
+    async (request) => ({ apps: await options.deps.operations.oauth.connectedApps(accountOf(request)) }),
+  );
+
+  scope.delete(
+    `${base}/apps/:app_id`,
+    {
+      schema: {
+        summary: 'Disconnect an application',
+        description: 'Its tokens stop working at once. One of another account, or already disconnected, is 404.',
+        tags,
+        params: AppIdParams,
+        response: responses(ConnectedApp, [404]),
+      },
+    },
+    async (request) => options.deps.operations.oauth.disconnect(accountOf(request), request.params.app_id),
   );
 
   scope.get(

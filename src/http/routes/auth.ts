@@ -16,6 +16,7 @@ import {
   requireSession,
   SESSION_COOKIE,
   setSessionCookie,
+  takeConsent,
 } from '../session.js';
 import { limitMailRequests } from './account.js';
 import { accountResourceRoutes } from './account-resources.js';
@@ -77,7 +78,11 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (a
     if (!result.ok) return refuseLink(request, reply, token, result.reason, browser);
     setSessionCookie(reply, result.sessionToken, base);
     void reply.header('cache-control', 'no-store');
-    if (browser) return reply.code(303).header('location', '/dashboard').send();
+    if (browser)
+      return reply
+        .code(303)
+        .header('location', takeConsent(request, reply, base) ?? '/dashboard')
+        .send();
     return {
       account: await accounts.describe(result.account),
       message: 'signed in; the service_session cookie authenticates /auth routes for 30 days',

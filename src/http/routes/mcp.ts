@@ -5,12 +5,23 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AppDeps } from '../app-deps.js';
 import { createMcpServer } from '../../mcp/server.js';
-import { forCaller } from '../../operations/agent.js';
+import { forCaller, type AgentOperations } from '../../operations/agent.js';
+import type { Caller } from '../../operations/index.js';
+import { AppError } from '../../errors.js';
+import { requireMcpCaller } from '../mcp-auth.js';
 
 /** Marks a body that is not JSON, so it gets JSON-RPC's parse error rather than the REST 422. */
 const UNPARSABLE = Symbol('unparsable');
 
 const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
+
+/** The operations a caller may run: a connected application without the search scope cannot search. */
+function withinScopes(operations: AgentOperations, caller: Caller): AgentOperations {
+  if (caller.kind !== 'account' || !caller.scopes || caller.scopes.includes('search')) return operations;
+  const refuse = () =>
+    Promise.reject(new AppError('insufficient_scope', 'this connection was not allowed to search; connect again'));
+  return { ...operations, searchAndFetch: refuse };
+}
 
 export const mcpRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (app, { deps }) => {
   // Scoped to this plugin: the other routes keep the default JSON parser.
@@ -23,8 +34,9 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (ap
     }
   });
 
-  // Authentication and billing as on /fetch: app.ts mounts this route in the metered scope (X-Service-Key or the
-  // anonymous tier), and the tools run the operations for that caller.
+  // An API key or an OAuth access token (never the anonymous tier: an MCP client signs in when it is told to), billed
+  // as on /fetch; the tools run the operations for that caller.
+  requireMcpCaller(app, deps);
   app.post(
     '/mcp',
     {
@@ -41,7 +53,8 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (ap
     async (request, reply) => {
       if (request.body === UNPARSABLE)
         return reply.code(400).send(jsonRpcError(-32700, 'Parse error: the body is not valid JSON'));
-      const server = createMcpServer(forCaller(deps.operations, request.caller), {
+      const operations = withinScopes(forCaller(deps.operations, request.caller), request.caller);
+      const server = createMcpServer(operations, {
         defaultMaxTokens: deps.config.MCP_DEFAULT_MAX_TOKENS,
         defaultMaxChars: deps.config.MCP_DEFAULT_MAX_CHARS,
         logError: (error) => request.log.error({ err: error }, 'mcp tool failed'),

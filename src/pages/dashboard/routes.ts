@@ -2,7 +2,7 @@
 // keys, checkout and portal, the playground, sign-out. Forms work without JavaScript; every POST passes the
 // cross-site check of the cookie-authenticated routes.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { refuseCrossSite } from '../../http/session.js';
+import { acceptForms, field } from '../forms.js';
 import type { AppDeps } from '../../http/app-deps.js';
 import { sendPage } from '../layout.js';
 import { dashboardPage, type DashboardData, type DashboardExtras } from './account-view.js';
@@ -25,7 +25,6 @@ const NOTICES: Record<string, DashboardExtras['notice']> = {
 };
 
 type Form = Record<string, string | undefined>;
-const field = (request: FastifyRequest, name: string) => ((request.body as Form | undefined)?.[name] ?? '').trim();
 
 /** An answer meaning this server takes no payments: 503 billing_not_configured, or no billing routes at all. */
 const billingMissing = (answer: ApiAnswer) =>
@@ -38,16 +37,7 @@ const BILLING_NOT_CONFIGURED =
 export const dashboardRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   const base = deps.config.PUBLIC_BASE_URL.replace(/\/+$/, '');
 
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: 16 * 1024 },
-    (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    },
-  );
-  app.addHook('onRequest', async (request) => {
-    if (request.method === 'POST') refuseCrossSite(request, deps.config.PUBLIC_BASE_URL);
-  });
+  acceptForms(app, deps.config.PUBLIC_BASE_URL);
 
   async function load(api: ApiClient, reply: FastifyReply): Promise<DashboardData | undefined> {
     const who = await api('GET', '/auth/whoami');

@@ -2,7 +2,10 @@
 import type { CreateTableBuilder, Kysely } from 'kysely';
 import type { Dialect } from '../db.js';
 
-function withId<T extends string>(table: CreateTableBuilder<T, never>, dialect: Dialect): CreateTableBuilder<T, 'id'> {
+export function withId<T extends string>(
+  table: CreateTableBuilder<T, never>,
+  dialect: Dialect,
+): CreateTableBuilder<T, 'id'> {
   return dialect === 'postgres'
     ? table.addColumn('id', 'serial', (c) => c.primaryKey())
     : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());

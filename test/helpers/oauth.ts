@@ -1,0 +1,88 @@
+// OAuth helpers for tests: a client's own little web server (its metadata document and its redirect URI, which
+// records what comes back), PKCE pairs, and the authorization and consent done over plain HTTP with a session cookie.
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TestApp } from './test-app.js';
+
+export interface ClientSite {
+  base: string;
+  redirectUri: string;
+  /** The URL of the metadata document this site serves (a Client ID Metadata Document). */
+  documentUrl: string;
+  /** What the document says; set before it is read. */
+  document: object;
+  /** Requests the document had. */
+  documentReads: number;
+  /** The query of the next request to the redirect URI. */
+  nextCallback(): Promise<URLSearchParams>;
+  close(): Promise<void>;
+}
+
+export async function startClientSite(): Promise<ClientSite> {
+  const waiting: ((query: URLSearchParams) => void)[] = [];
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname === '/client.json') {
+      site.documentReads++;
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(site.document));
+      return;
+    }
+    if (url.pathname === '/callback') {
+      waiting.shift()?.(url.searchParams);
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<title>Connected</title><p>You can close this.');
+      return;
+    }
+    response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const site: ClientSite = {
+    base,
+    redirectUri: `${base}/callback`,
+    documentUrl: `${base}/client.json`,
+    document: {},
+    documentReads: 0,
+    nextCallback: () => new Promise((resolve) => waiting.push(resolve)),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  return site;
+}
+
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** POSTs a form (application/x-www-form-urlencoded), as OAuth clients call the token and revocation endpoints. */
+export function postForm(api: TestApp, path: string, form: Record<string, string>) {
+  return api.request('POST', path, new URLSearchParams(form).toString(), {
+    'content-type': 'application/x-www-form-urlencoded',
+  });
+}
+
+/**
+ * GET /oauth/authorize with `params` (redirects not followed): the consent page's URL when the request is accepted,
+ * else the response itself (a JSON error, or a redirect to the client with one).
+ */
+export async function authorize(api: TestApp, params: Record<string, string>) {
+  const response = await fetch(`${api.base}/oauth/authorize?${new URLSearchParams(params)}`, { redirect: 'manual' });
+  const location = response.headers.get('location');
+  return { status: response.status, location, body: location ? undefined : await response.json() };
+}
+
+/** The signed-in user allows (or denies) the request on the consent page; where the browser would go next. */
+export async function consent(api: TestApp, consentPath: string, cookie: string, allow = true): Promise<URL> {
+  const page = await fetch(api.base + consentPath, { headers: { cookie } });
+  assert.equal(page.status, 200);
+  const id = new URL(consentPath, api.base).searchParams.get('request')!;
+  const answer = await fetch(`${api.base}/oauth/consent`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: api.base },
+    body: new URLSearchParams({ request: id, decision: allow ? 'allow' : 'deny' }),
+  });
+  assert.equal(answer.status, 303, await answer.text());
+  return new URL(answer.headers.get('location')!);
+}
