@@ -18,8 +18,8 @@ import {
   SearchRequest,
   SearchResult,
   UrlQuery,
-  withOptionalDefaults,
 } from './fetch.js';
+import { toJsonSchema, toMcpInputSchema } from './mcp-input-schema.js';
 
 export type ToolName =
   'fetch_url' | 'estimate_tokens' | 'fetch_multiple' | 'search_and_fetch' | 'map_site' | 'crawl_site' | 'crawl_status';
@@ -45,25 +45,12 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'fetch_url',
     title: 'Fetch a URL as Markdown',
     description:
-      'Fetch one web page and return its main content as clean Markdown (navigation, cookie ' +
-      'banners, ads and footers removed), with its title and exact token count. Use this ' +
-      'whenever you have a URL and need what the page says. Without max_tokens or max_chars the ' +
-      'result is capped at the default budget (10,000 tokens and 48,000 characters unless its ' +
-      'operator set MCP_DEFAULT_MAX_TOKENS or MCP_DEFAULT_MAX_CHARS); set max_tokens (or max_chars) ' +
-      'to choose the size: a trimmed result lists the ' +
-      'sections that were cut (outline) and a next_cursor; call fetch_url again with the same ' +
-      'url and that cursor to read the next part. With max_tokens, a query (what you want to ' +
-      'learn) returns the passages that best match it instead of the head of the page, under ' +
-      'their headings, with markers where text was skipped; the cursor then reads the rest. ' +
-      'format "text" drops Markdown syntax; "json" ' +
-      'adds typed blocks. links "reference" moves URLs to a numbered list at the end and links ' +
-      '"none" drops them (keeping the link text); images "none" drops images: fewer tokens when ' +
-      'you do not need every URL. Handles JavaScript-rendered pages and PDFs: the fetcher is ' +
-      'chosen automatically (fetch_info.fetcher_used says which; leave fetcher at auto unless a ' +
-      'result looks wrong). Pages are cached for 6 hours; use_cache=false forces a fresh copy.' +
-      ' max_age (seconds) refetches an older copy and says in fetch_info.changed whether the page changed; ' +
-      'include / exclude (CSS selectors) keep only, or drop, parts of the page without fetching it again. ' +
-      'For a long PDF, pages ("1-5", "2-4,7") reads only those pages; page_markers marks where each page begins.',
+      'Read a web page, PDF or document as clean Markdown with its token count; JavaScript ' +
+      'pages are rendered. Capped at the default budget (10,000 tokens unless configured) without max_tokens or ' +
+      'max_chars; a trimmed result lists the cut sections and a next_cursor: call again with url and cursor to ' +
+      'read on. query: passages answering it first. links/images "none": fewer tokens. include/exclude: CSS ' +
+      'selectors. max_age: seconds. pages: PDF pages ("1-5"). wait_for, actions, headers: pages behind clicks or ' +
+      'a login.',
     inputSchema: FetchRequest,
     outputSchema: FetchResult,
     location: 'body',
@@ -74,11 +61,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'estimate_tokens',
     title: 'Estimate the tokens of a URL',
     description:
-      "Estimate how many tokens a URL's content would take, without downloading the page: exact " +
-      'when the URL was fetched recently (cached), otherwise from the size the server reports. ' +
-      'Cheaper than fetching; use it before fetch_url when a page may be too big for your ' +
-      'context. confident=false means the server did not say how big the page is: fetch it with ' +
-      'max_tokens instead.',
+      "Estimate a URL's tokens without fetching it: exact when cached, else from its size. Use it before " +
+      'fetch_url when a page may not fit; confident=false: fetch with max_tokens instead.',
     inputSchema: Type.Object(UrlQuery.properties, { additionalProperties: false }),
     outputSchema: EstimateResult,
     location: 'querystring',
@@ -89,14 +73,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'fetch_multiple',
     title: 'Fetch several URLs at once',
     description:
-      'Fetch 1 to 20 URLs concurrently, each as Markdown with its title and token count, in the ' +
-      'order given. Use it instead of repeated fetch_url calls when you already have several ' +
-      'URLs. A URL that fails gets its own error entry and never fails the others. ' +
-      'max_tokens_each (or max_chars_each) caps every page; without either the default budget ' +
-      '(10,000 tokens and 48,000 characters unless its operator set MCP_DEFAULT_MAX_TOKENS or ' +
-      'MCP_DEFAULT_MAX_CHARS) is shared equally by the pages, so the whole result fits it; links, ' +
-      'images and query work as in fetch_url. URLs fetched in the last 6 hours come ' +
-      'from the cache without being fetched again. max_age, include and exclude work as in fetch_url.',
+      'Fetch 1 to 20 known URLs at once, with the options of fetch_url, each page sized by max_tokens_each or ' +
+      'sharing the default budget (10,000 tokens unless configured). A URL that fails gets its own error.',
     inputSchema: BatchFetchRequest,
     outputSchema: BatchResult,
     location: 'body',
@@ -105,17 +83,11 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: 'search_and_fetch',
-    title: 'Search the web and read the top results',
+    title: 'Search the web and read the results',
     description:
-      'Search the web and return the top results with their page content as Markdown, in one ' +
-      'call. Use it when you need information but have no URL yet. num_results is 1 to 10 ' +
-      '(default 3); each page is trimmed to max_tokens_each tokens (100 to 20000); without it, ' +
-      '2000 each, or less so that all the results together fit the default budget (10,000 tokens and 48,000 ' +
-      'characters unless its operator set MCP_DEFAULT_MAX_TOKENS or MCP_DEFAULT_MAX_CHARS); max_chars_each ' +
-      'caps each by characters. Each result has title, url, snippet and ' +
-      'markdown (the passages that best match the query), or an error when that page could not ' +
-      'be fetched. To read a trimmed result ' +
-      'further, call fetch_url with its url and next_cursor.',
+      'Search the web and read the top num_results pages, each trimmed to the passages matching the query, ' +
+      'within max_tokens_each and the default budget (10,000 tokens unless configured). For a question without ' +
+      'a URL; read on with fetch_url and next_cursor.',
     inputSchema: SearchRequest,
     outputSchema: SearchResult,
     location: 'body',
@@ -127,10 +99,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'map_site',
     title: "List a site's URLs",
     description:
-      "List a website's URLs without reading its pages: from its sitemaps, its llms.txt and the start page's " +
-      'links, within the site (include_paths and exclude_paths are regular expressions over the path). With ' +
-      'search, the URLs come ranked by relevance to it. Use it to find the pages worth reading with fetch_url or ' +
-      'fetch_multiple, or to scope crawl_site. 1 credit a call.',
+      "List a site's URLs without reading them (sitemaps, llms.txt, links), ranked by search if given; " +
+      'include_paths/exclude_paths: regular expressions. To choose pages for fetch_url or crawl_site.',
     inputSchema: MapRequest,
     outputSchema: MapToolResult,
     location: 'body',
@@ -141,10 +111,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'crawl_site',
     title: 'Start a crawl of a site',
     description:
-      'Read many pages of a website as a job that runs on the server: up to limit pages (default 100) found ' +
-      "through the site's sitemaps and links, up to max_depth links from url, within include_paths and " +
-      'exclude_paths. Each page is billed like a fetch. Answers at once with the crawl id: call crawl_status with ' +
-      'it to follow the progress and read the pages. For a few known URLs, fetch_multiple is quicker.',
+      'Start a crawl of up to limit pages of a site (sitemaps and links, max_depth from url), each billed as a ' +
+      'fetch. Answers at once with an id for crawl_status. For a few known URLs, use fetch_multiple.',
     inputSchema: CrawlRequest,
     outputSchema: CrawlCreated,
     location: 'body',
@@ -156,10 +124,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'crawl_status',
     title: "A crawl's progress and pages",
     description:
-      "A crawl's status (queued, running, completed, cancelled, failed), its counts and credits, and up to limit " +
-      'of its pages in the order they were read, each with its title, URL and the first part of its Markdown ' +
-      '(fetch_url reads one whole). Pass next_cursor as cursor for the pages after these; call again while the ' +
-      'crawl is queued or running.',
+      "A crawl's status, counts and credits, and up to limit of its pages (title, URL, start of the Markdown). " +
+      'Pass next_cursor as cursor for more; call again while queued or running.',
     inputSchema: CrawlStatusArgs,
     outputSchema: CrawlStatusToolResult,
     location: 'querystring',
@@ -167,11 +133,6 @@ export const TOOLS: readonly ToolDefinition[] = [
     holdsPages: true,
   },
 ];
-
-/** A TypeBox schema as plain JSON Schema (TypeBox keeps its bookkeeping in symbol keys). */
-export function toJsonSchema(schema: TSchema): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
-}
 
 export function findTool(name: string): ToolDefinition | undefined {
   return TOOLS.find((tool) => tool.name === name);
@@ -186,34 +147,6 @@ export function findTool(name: string): ToolDefinition | undefined {
  */
 const INLINE_RESULT_CHARS = 100_000;
 
-/**
- * An input schema as MCP clients read it: a field the HTTP API also takes null for (`max_tokens`, declared
- * `["integer", "null"]` with default null) is declared with its one type, optional, without the null default. Clients
- * build arguments from `type` alone: the MCP Inspector CLI up to 0.16.5 made a number of `--tool-arg max_tokens=100`
- * only for `"type": "integer"` and sent the string "100" otherwise, and form-building clients do alike. Tool calls are
- * still validated against the HTTP API's schema, so a client that sends null for "not set" is not refused. A field
- * the HTTP API takes as a string or a number (`wait_for`: a selector or milliseconds) is declared a string, whose
- * digits are the number (contract/interaction.ts reads them so).
- */
-function withSingleTypes(schema: Record<string, unknown>): Record<string, unknown> {
-  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
-  if (!properties) return schema;
-  const single = ([name, property]: [string, Record<string, unknown>]) => {
-    const { type, default: fallback, ...rest } = property;
-    if (Array.isArray(type) && type.includes('string') && !type.includes('null')) {
-      const { minimum: _min, maximum: _max, ...stringOnly } = rest;
-      return [name, { type: 'string', ...stringOnly }];
-    }
-    if (!Array.isArray(type) || !type.includes('null')) return [name, property];
-    const types = (type as unknown[]).filter((t) => t !== 'null');
-    return [
-      name,
-      { type: types.length === 1 ? types[0] : types, ...rest, ...(fallback != null && { default: fallback }) },
-    ];
-  };
-  return { ...schema, properties: Object.fromEntries(Object.entries(properties).map(single)) };
-}
-
 /** The tool list as MCP publishes it (tools/list); /.well-known/mcp.json embeds the same list. */
 export function listTools(options: { defaultMaxChars?: number } = {}) {
   const inline = Math.max(INLINE_RESULT_CHARS, options.defaultMaxChars ?? 0);
@@ -221,7 +154,7 @@ export function listTools(options: { defaultMaxChars?: number } = {}) {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: withSingleTypes(withOptionalDefaults(toJsonSchema(tool.inputSchema))) as {
+    inputSchema: toMcpInputSchema(tool.inputSchema) as {
       type: 'object';
       [key: string]: unknown;
     },

@@ -23,11 +23,7 @@ export async function checkToolList(client: Client): Promise<void> {
   const byName = Object.fromEntries(tools.map((t) => [t.name, t.inputSchema.properties as Record<string, any>]));
   // Clients convert arguments by a field's one `type` (the Inspector CLI sent max_tokens "100" for a type union).
   for (const tool of tools) assertSingleTypes(tool.inputSchema, tool.name);
-  assert.deepEqual(byName.fetch_url!.max_tokens, {
-    type: 'integer',
-    minimum: 1,
-    description: byName.fetch_url!.max_tokens.description,
-  });
+  assert.deepEqual(byName.fetch_url!.max_tokens, { type: 'integer', minimum: 1 });
   for (const [tool, field] of [
     ['fetch_url', 'max_chars'],
     ['fetch_multiple', 'max_tokens_each'],
@@ -38,7 +34,6 @@ export async function checkToolList(client: Client): Promise<void> {
       [byName[tool]![field].type, byName[tool]![field].minimum, byName[tool]![field].default],
       ['integer', 1, undefined],
     );
-  assert.equal(byName.fetch_url!.url.maxLength, 2083);
   assert.deepEqual(byName.fetch_url!.format.enum, ['markdown', 'text', 'json']);
   for (const tool of ['fetch_url', 'fetch_multiple']) {
     assert.deepEqual(
@@ -49,8 +44,6 @@ export async function checkToolList(client: Client): Promise<void> {
     assert.deepEqual([byName[tool]!.images.enum, byName[tool]!.images.default], [['keep', 'none'], 'keep'], tool);
   }
   assert.equal(byName.fetch_multiple!.urls.maxItems, 20);
-  assert.equal(byName.fetch_multiple!.urls.minItems, 1);
-  assert.deepEqual([byName.search_and_fetch!.query.minLength, byName.search_and_fetch!.query.maxLength], [2, 500]);
   assert.deepEqual(
     [
       byName.search_and_fetch!.num_results.minimum,
