@@ -5,23 +5,23 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
-  ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
-  ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { API_VERSION } from '../version.js';
 import { renderError } from '../errors.js';
 import type { CrawlRequest, CrawlStatusArgs, MapRequest } from '../contract/crawl.js';
-import type { BatchFetchRequest, FetchRequest, SearchRequest } from '../contract/fetch.js';
+import type { BatchFetchRequest, FetchRequest, FetchResult, SearchRequest } from '../contract/fetch.js';
 import type { AgentOperations } from '../operations/agent.js';
 import { describeFailure, RemoteApiError } from '../operations/failure.js';
 import { fitLinks, renderCrawlStarted, renderCrawlStatus, renderMap, summarizeCrawl } from './crawl-results.js';
 import { applyDefaultBudget, fitOutlines, type DefaultBudget } from './default-budget.js';
-import { readScreenshot, screenshotLinks } from './screenshots.js';
+import { pageLinks } from './pages.js';
+import { registerResources } from './resources.js';
+import { screenshotLinks } from './screenshots.js';
 import { renderBatch, renderEstimate, renderFetch, renderSearch } from './render.js';
-import { TOOLS, findTool, listTools, type ToolName } from '../contract/tools.js';
+import { TOOLS, findTool, listTools, type ToolDefinition, type ToolName } from '../contract/tools.js';
 import { validateInput } from '../contract/validate.js';
 
 const INSTRUCTIONS =
@@ -89,6 +89,19 @@ export function createMcpServer(operations: AgentOperations, options: McpServerO
     return { tools };
   });
 
+  /** Tells options.logError of a failure that was not foreseen (a 500 of this process, not of a remote API's). */
+  const logUnforeseen = (error: unknown) => {
+    if (!(error instanceof RemoteApiError) && renderError(error).status === 500) options.logError?.(error);
+  };
+
+  /** A tool's result for the caller's arguments, validated and sized as every call is; throws its failure. */
+  async function runTool(tool: ToolDefinition, given: Record<string, unknown>): Promise<object> {
+    const args = validateInput<Record<string, unknown>>(tool.inputSchema, given, tool.location);
+    const limit = applyDefaultBudget(tool.name, given, args, budget);
+    const result = await HANDLERS[tool.name].run(operations, args, budget);
+    return limit === null ? result : fitOutlines(result, limit);
+  }
+
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = findTool(request.params.name);
     // An unknown tool is a protocol error (the client asked for something that is not listed), not a tool result.
@@ -97,26 +110,29 @@ export function createMcpServer(operations: AgentOperations, options: McpServerO
         ErrorCode.InvalidParams,
         `unknown tool "${request.params.name}"; the tools are ${TOOLS.map((t) => t.name).join(', ')}`,
       );
+    const given = request.params.arguments ?? {};
     try {
-      const args = validateInput<Record<string, unknown>>(tool.inputSchema, request.params.arguments, tool.location);
-      const limit = applyDefaultBudget(tool.name, request.params.arguments ?? {}, args, budget);
-      const { run, render } = HANDLERS[tool.name];
-      const result = await run(operations, args, budget);
-      const structured = limit === null ? result : fitOutlines(result, limit);
+      const structured = await runTool(tool, given);
       return {
-        content: [{ type: 'text', text: render(structured) }, ...screenshotLinks(structured)],
+        content: [
+          { type: 'text', text: HANDLERS[tool.name].render(structured) },
+          ...screenshotLinks(structured),
+          ...pageLinks(tool.name, given, structured),
+        ],
         structuredContent: structured as Record<string, unknown>,
       };
     } catch (error) {
-      const result = toToolError(error);
-      if (!(error instanceof RemoteApiError) && renderError(error).status === 500) options.logError?.(error);
-      return result;
+      logUnforeseen(error);
+      return toToolError(error);
     }
   });
 
-  // Screenshots are the only resources: reached through the links a fetch returns, never listed.
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => readScreenshot(operations, request.params.uri));
+  const fetchUrl = findTool('fetch_url')!;
+  registerResources(server, {
+    operations,
+    fetchPage: (args) => runTool(fetchUrl, args) as Promise<FetchResult>,
+    logUnforeseen,
+  });
 
   return server;
 }
