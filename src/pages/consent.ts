@@ -20,7 +20,8 @@ export const consentRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
     return session.ok ? session.account : null;
   };
 
-  app.get('/oauth/consent', { schema: { hide: true } }, async (request, reply) => {
+  const schema = { tags: ['pages'], summary: "The consent page of an MCP client's sign-in (OAuth)" };
+  app.get('/oauth/consent', { schema }, async (request, reply) => {
     const asked = (request.query as { request?: unknown }).request;
     const id = typeof asked === 'string' ? asked : '';
     const consent = id ? await oauth.consentRequest(id) : null;

@@ -5,6 +5,8 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { signUp, withKey } from './accounts.js';
+import type { TestApp } from './test-app.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -41,6 +43,11 @@ export async function connectHttp(t: Hookable, base: string, headers: Record<str
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }));
   t.after(() => client.close());
   return client;
+}
+
+/** POST /mcp as a new account: it needs credentials (an API key here; MCP clients sign in by OAuth). */
+export async function connectAsNewAccount(t: Hookable, api: TestApp): Promise<Client> {
+  return connectHttp(t, api.base, withKey((await signUp(api)).apiKey));
 }
 
 /** The text of a tool result's first content item. */

@@ -9,6 +9,7 @@ test('every account, session and admin route is documented with its security', a
   assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), [
     'AdminToken',
     'AdminTokenQuery',
+    'OAuth',
     'ServiceKey',
     'SessionCookie',
   ]);
@@ -65,7 +66,6 @@ test('every account, session and admin route is documented with its security', a
     ['/cache', 'get'],
     ['/cache', 'delete'],
     ['/search', 'post'],
-    ['/mcp', 'post'],
   ]) {
     const op = doc.paths[path!]?.[method!];
     assert.ok(op, `${method} ${path}`);
@@ -73,6 +73,9 @@ test('every account, session and admin route is documented with its security', a
     for (const status of ['401', '402', '429'])
       assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
   }
+  // POST /mcp: a key or an OAuth token, never nothing (an MCP client signs in when told to).
+  assert.deepEqual(doc.paths['/mcp'].post.security, [{ ServiceKey: [] }, { OAuth: [] }]);
+  assert.equal(doc.components.securitySchemes.OAuth.type, 'oauth2');
 });
 
 test('without anonymous access the metered routes require the key', async (t) => {

@@ -267,7 +267,6 @@ for (const backend of DATABASES) {
         ['GET', `/cache?url=${url}`, undefined],
         ['DELETE', `/cache?url=${url}`, undefined],
         ['POST', '/search', { query: 'tomatoes' }],
-        ['POST', '/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }],
       ];
       for (const [method, path, body] of routes) {
         const res = await closed.request(method, path, body);

@@ -2,7 +2,7 @@
 // the caller's own terms, and a request id on every answer.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { connectHttp, textOf } from '../helpers/mcp-client.js';
+import { connectAsNewAccount, textOf } from '../helpers/mcp-client.js';
 import { startSiteAndApp } from '../helpers/test-app.js';
 
 const { site, api } = await startSiteAndApp();
@@ -23,7 +23,7 @@ describe('errors in the caller’s own terms', () => {
   });
 
   test('the MCP tool names its own argument, and refuses "5" for a number as HTTP does', async (t) => {
-    const client = await connectHttp(t, api.base);
+    const client = await connectAsNewAccount(t, api);
     const batch = await client.callTool({
       name: 'fetch_multiple',
       arguments: { urls: [site.url('/rare.txt')], max_tokens_each: 2 },

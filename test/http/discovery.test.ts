@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { TOOLS } from '../../src/contract/tools.js';
-import { connectHttp } from '../helpers/mcp-client.js';
+import { connectAsNewAccount } from '../helpers/mcp-client.js';
 import { startServerProcess } from '../helpers/server-process.js';
 import { freePort } from '../topology/children.js';
 import { buildTestApp } from '../helpers/test-app.js';
@@ -117,7 +117,7 @@ test('GET /.well-known/mcp.json: name, version, transports, tools with input sch
 
 test('the manifest lists exactly the tools the MCP server serves', async (t) => {
   const manifest = (await api.get('/.well-known/mcp.json')).body;
-  const client = await connectHttp(t, api.base);
+  const client = await connectAsNewAccount(t, api);
   const { tools } = await client.listTools();
   assert.deepEqual(JSON.parse(JSON.stringify(tools)), manifest.tools);
 });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startFetcherSite, type FetcherSite } from '../helpers/fixture-fetchers.js';
-import { connectHttp, textOf } from '../helpers/mcp-client.js';
+import { connectAsNewAccount, textOf } from '../helpers/mcp-client.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 let site: FetcherSite;
@@ -111,7 +111,7 @@ describe('pages', () => {
 
 describe('MCP fetch_url', () => {
   test('takes pages and page_markers, and refuses a bad range at body.pages', async (t) => {
-    const client = await connectHttp(t, api.base);
+    const client = await connectAsNewAccount(t, api);
     const { tools } = await client.listTools();
     const properties = tools.find((tool) => tool.name === 'fetch_url')!.inputSchema.properties as Record<string, any>;
     assert.equal(properties.pages.type, 'string');

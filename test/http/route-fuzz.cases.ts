@@ -343,6 +343,9 @@ export function caseFor(world: World, route: RouteEntry, rng: Rng): RawRequest {
   if (credential === 2 || credential === 3) headers.cookie = signsOut ? world.ids.spareCookie : world.ids.cookie;
   if (credential === 4) Object.assign(headers, withKey(world.ids.revokedKey));
   if (credential === 5) headers['x-service-key'] = headerValue(rng.pick([...AWKWARD_STRINGS.slice(0, 40), 'fd_live_']));
+  // POST /mcp also takes a bearer token: an OAuth access token, or an API key.
+  if (credential === 5 && rng.chance(0.5))
+    headers.authorization = `Bearer ${headerValue(rng.pick([...AWKWARD_STRINGS.slice(0, 40), 'fd_oat_', 'fd_live_']))}`;
   if (credential === 6) headers.cookie = headerValue(`service_session=${randomText(rng, 50)}; a=b; =;`);
   if (credential === 7 && route.url.startsWith('/admin')) headers['x-admin-token'] = ADMIN_TOKEN;
 

@@ -50,7 +50,8 @@ const BARE_503_CODES = ['search_not_configured', 'billing_not_configured', 'fetc
 /** Routes that may answer errors as a page or as text: the pages, the sign-in link, and GET /r/ for text clients. */
 function mayAnswerText(world: World, route: RouteEntry, request: RawRequest): boolean {
   const tags = world.operations.get(operationKey(route))?.tags ?? [];
-  if (tags.includes('pages') || route.url.startsWith('/dashboard') || route.url.startsWith('/static/')) return true;
+  const page = route.url.startsWith('/dashboard') || route.url.startsWith('/static/') || route.url === '/oauth/consent';
+  if (tags.includes('pages') || page) return true;
   if (route.url !== '/r/*' && route.url !== '/auth/verify') return false;
   return request.headers.accept !== 'application/json';
 }
@@ -136,11 +137,12 @@ async function startWorld(t: TestContext, configured: boolean, database: Record<
   for (const [path, methods] of Object.entries<Record<string, Operation>>(spec.paths))
     for (const [method, operation] of Object.entries(methods))
       world.operations.set(`${method.toUpperCase()} ${path}`, operation);
+  await refreshIdentities(world, true);
   const mcp = await api.request(
     'POST',
     '/mcp',
     { jsonrpc: '2.0', id: 1, method: 'tools/list' },
-    { accept: 'application/json, text/event-stream' },
+    { accept: 'application/json, text/event-stream', ...withKey(world.ids.key) },
   );
   world.tools = mcp.body.result.tools;
   for (const fields of [
@@ -156,7 +158,6 @@ async function startWorld(t: TestContext, configured: boolean, database: Record<
     world.cursors.push({ fields, cursor: part.body.next_cursor });
   }
   world.slugs = [...new Set((await api.get('/examples')).text.match(/(?<=\/examples\/)[a-z0-9-]+/g) ?? [])];
-  await refreshIdentities(world, true);
   return world;
 }
 

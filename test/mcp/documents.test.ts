@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { makePptx, TOMATO_DECK } from '../helpers/documents/pptx.js';
 import { MEDIA, startDocumentSite } from '../helpers/document-site.js';
-import { connectHttp, textOf } from '../helpers/mcp-client.js';
+import { connectAsNewAccount, textOf } from '../helpers/mcp-client.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 // Set up at the top level: on Node 20 an `after` registered inside `before` runs as soon as that hook ends.
@@ -13,7 +13,7 @@ const api = await buildTestApp({ after });
 after(() => site.close());
 
 test('fetch_url reads a PPTX: its slides in order with their notes, document_type pptx', async (t) => {
-  const client = await connectHttp(t, api.base);
+  const client = await connectAsNewAccount(t, api);
   const result = await client.callTool({ name: 'fetch_url', arguments: { url: site.url('/talk.pptx') } });
   assert.equal(result.isError, undefined, textOf(result));
   const s = result.structuredContent as {

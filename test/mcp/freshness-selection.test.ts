@@ -2,13 +2,13 @@
 // same copy reused, and the same 422 locations as the HTTP API.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { connectHttp, textOf } from '../helpers/mcp-client.js';
+import { connectAsNewAccount, textOf } from '../helpers/mcp-client.js';
 import { startSiteAndApp } from '../helpers/test-app.js';
 
 const { site, api } = await startSiteAndApp();
 
 test('fetch_url and fetch_multiple take max_age, include and exclude', async (t) => {
-  const client = await connectHttp(t, api.base);
+  const client = await connectAsNewAccount(t, api);
   const { tools } = await client.listTools();
   for (const name of ['fetch_url', 'fetch_multiple']) {
     const properties = tools.find((tool) => tool.name === name)!.inputSchema.properties as Record<string, any>;
@@ -36,7 +36,7 @@ test('fetch_url and fetch_multiple take max_age, include and exclude', async (t)
 });
 
 test('a broken selector or a negative max_age is a tool error at the HTTP API location', async (t) => {
-  const client = await connectHttp(t, api.base);
+  const client = await connectAsNewAccount(t, api);
   const url = site.url('/article');
   const broken = await client.callTool({ name: 'fetch_url', arguments: { url, exclude: ['nav', 'a[href'] } });
   assert.equal(broken.isError, true);

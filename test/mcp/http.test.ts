@@ -2,9 +2,10 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { startFixtureSite } from '../helpers/fixture-site.js';
-import { connectHttp, textOf } from '../helpers/mcp-client.js';
+import { connectAsNewAccount, textOf } from '../helpers/mcp-client.js';
 import { startSearxngStandin } from '../helpers/search-standins.js';
 import { buildTestApp } from '../helpers/test-app.js';
+import { signUp, withKey } from '../helpers/accounts.js';
 import {
   checkErrors,
   checkEstimate,
@@ -27,21 +28,21 @@ searxng.setHits([
 ]);
 
 test('the tools over POST /mcp: the list, the four fetch tools each callable, errors as tool results', async (t) => {
-  const client = await connectHttp(t, api.base);
+  const client = await connectAsNewAccount(t, api);
   assert.equal(client.getServerVersion()?.name, 'fetchdown');
   assert.equal(client.getServerVersion()?.version, '1.0.0');
   await checkToolList(client);
   await checkFetchUrl(client, site);
   await checkEstimate(client, site);
   await checkFetchMultiple(client, site);
-  await checkSearch(client);
+  await checkSearch(client, 3);
   await checkErrors(client, site);
 });
 
 test('the HTTP transport shares the server-wide cache with /fetch', async (t) => {
   const url = site.url(`/unique/mcp-cache-${Date.now()}`);
   await api.post('/fetch', { url });
-  const client = await connectHttp(t, api.base);
+  const client = await connectAsNewAccount(t, api);
   const result = await client.callTool({ name: 'fetch_url', arguments: { url } });
   assert.equal((result.structuredContent as any).cache.hit, true, textOf(result));
   assert.equal(site.hits(new URL(url).pathname), 1);
@@ -50,6 +51,7 @@ test('the HTTP transport shares the server-wide cache with /fetch', async (t) =>
 test('a body that is not JSON gets a JSON-RPC parse error', async () => {
   const res = await api.request('POST', '/mcp', '{"jsonrpc": "2.0", "id": 1, "method":', {
     accept: 'application/json, text/event-stream',
+    ...withKey((await signUp(api)).apiKey),
   });
   assert.equal(res.status, 400);
   assert.equal(res.body.error.code, -32700);
@@ -57,7 +59,7 @@ test('a body that is not JSON gets a JSON-RPC parse error', async () => {
 
 test('GET and DELETE /mcp are 405: the endpoint is stateless', async () => {
   for (const method of ['GET', 'DELETE']) {
-    const res = await api.request(method, '/mcp');
+    const res = await api.request(method, '/mcp', undefined, withKey((await signUp(api)).apiKey));
     assert.equal(res.status, 405);
     assert.equal(res.headers.get('allow'), 'POST');
   }

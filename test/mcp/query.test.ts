@@ -3,13 +3,13 @@
 // a too-short query as a tool error naming body.query; estimate_tokens and its method.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { connectHttp, textOf } from '../helpers/mcp-client.js';
+import { connectAsNewAccount, textOf } from '../helpers/mcp-client.js';
 import { startSiteAndApp } from '../helpers/test-app.js';
 
 const { site, api } = await startSiteAndApp();
 
 test("fetch_url and fetch_multiple take a query; fetch_url's description says what it does", async (t) => {
-  const client = await connectHttp(t, api.base);
+  const client = await connectAsNewAccount(t, api);
   const { tools } = await client.listTools();
   for (const name of ['fetch_url', 'fetch_multiple']) {
     const query = (tools.find((tool) => tool.name === name)!.inputSchema.properties as Record<string, any>).query;
@@ -43,7 +43,7 @@ test("fetch_url and fetch_multiple take a query; fetch_url's description says wh
 });
 
 test('estimate_tokens says which method it used, in the result and in the text', async (t) => {
-  const client = await connectHttp(t, api.base);
+  const client = await connectAsNewAccount(t, api);
   const sampled = await client.callTool({ name: 'estimate_tokens', arguments: { url: site.url('/ranged/scripted') } });
   assert.equal(sampled.isError, undefined, textOf(sampled));
   assert.equal((sampled.structuredContent as any).method, 'sample');

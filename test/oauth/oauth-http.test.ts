@@ -317,7 +317,10 @@ describe('OAuth for the remote MCP endpoint, over HTTP', () => {
       const res = await api.request(method, path, method === 'GET' || method === 'DELETE' ? undefined : body, {
         'content-type': type === 'form' ? 'application/x-www-form-urlencoded' : type,
       });
-      assert.ok(res.status >= 400 && res.status < 500, `${method} ${path} ${JSON.stringify(body)}: ${res.status} ${res.text}`);
+      assert.ok(
+        res.status >= 400 && res.status < 500,
+        `${method} ${path} ${JSON.stringify(body)}: ${res.status} ${res.text}`,
+      );
       assert.equal(res.body?.error, error, `${method} ${path} ${JSON.stringify(body)}: ${res.text}`);
     }
   });
