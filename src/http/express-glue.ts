@@ -1,7 +1,7 @@
 // The MCP SDK's OAuth handlers are Express routers. This hands them the requests of their paths unread (they parse
-// their own bodies) and keeps our rules on what they answer: errors carry the request id; a body that cannot be parsed
-// is the RFC's JSON invalid_request, not Express's HTML page; and the 500 they give for anything but an OAuth error (our store down:
-// every refusal we foresee is an OAuth error) is the server's trouble, a retryable 503.
+// their own bodies) and keeps our rules on what they answer: errors carry the request id; a body that cannot be
+// parsed is the RFC's JSON invalid_request, not Express's HTML page; and the 500 they give for anything but an OAuth
+// error (our store down: every refusal we foresee is an OAuth error) is the server's trouble, a retryable 503.
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { FastifyInstance } from 'fastify';
 import { REQUEST_ID_HEADER } from './request-id.js';
