@@ -1,9 +1,16 @@
 // OAuth helpers for tests: a client's own little web server (its metadata document and its redirect URI, which
-// records what comes back), PKCE pairs, and the authorization and consent done over plain HTTP with a session cookie.
+// records what comes back), PKCE pairs, the authorization and consent done over plain HTTP with a session cookie, and
+// the client side of the SDK's flow.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { TestApp } from './test-app.js';
 
 export interface ClientSite {
@@ -85,4 +92,47 @@ export async function consent(api: TestApp, consentPath: string, cookie: string,
   });
   assert.equal(answer.status, 303, await answer.text());
   return new URL(answer.headers.get('location')!);
+}
+
+/**
+ * An MCP client's side of OAuth (the SDK's OAuthClientProvider), kept in memory: it registers dynamically, and where
+ * the SDK would send its user to sign in it records the URL for the test to open in a browser.
+ */
+export class MemoryOAuthProvider implements OAuthClientProvider {
+  client: OAuthClientInformationMixed | undefined;
+  /** Every token response it was given, in order (the SDK reads the newest, until told it is no good). */
+  saved: OAuthTokens[] = [];
+  authorizationUrls: URL[] = [];
+  private verifier = '';
+  private current: OAuthTokens | undefined;
+
+  constructor(
+    readonly redirectUrl: string,
+    private readonly name: string,
+  ) {}
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: this.name,
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+  clientInformation = () => this.client;
+  saveClientInformation = (client: OAuthClientInformationMixed) => void (this.client = client);
+  tokens = () => this.current;
+  saveTokens = (tokens: OAuthTokens) => {
+    this.saved.push(tokens);
+    this.current = tokens;
+  };
+  /** The SDK drops what the server refused (a revoked refresh token: 'tokens') and starts over. */
+  invalidateCredentials = (scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery') => {
+    if (scope === 'all' || scope === 'tokens') this.current = undefined;
+    if (scope === 'all' || scope === 'client') this.client = undefined;
+  };
+  redirectToAuthorization = (url: URL) => void this.authorizationUrls.push(url);
+  saveCodeVerifier = (verifier: string) => void (this.verifier = verifier);
+  codeVerifier = () => this.verifier;
 }
