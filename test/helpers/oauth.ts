@@ -1,6 +1,6 @@
 // OAuth helpers for tests: a client's own little web server (its metadata document and its redirect URI, which
-// records what comes back), PKCE pairs, the authorization and consent done over plain HTTP with a session cookie, and
-// the client side of the SDK's flow.
+// records what comes back), PKCE pairs, registration, authorization, consent (with a session cookie) and the code's
+// exchange over plain HTTP (a connected application in one call), and the client side of the SDK's flow.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -92,6 +92,63 @@ export async function consent(api: TestApp, consentPath: string, cookie: string,
   });
   assert.equal(answer.status, 303, await answer.text());
   return new URL(answer.headers.get('location')!);
+}
+
+/** Registers a client by RFC 7591 (Fetchdown makes it a public one): the registration's answer. */
+export async function registerClient(api: TestApp, redirectUri: string, name = 'Test Agent') {
+  const res = await api.request('POST', '/oauth/register', {
+    client_name: name,
+    redirect_uris: [redirectUri],
+    token_endpoint_auth_method: 'client_secret_post',
+  });
+  assert.equal(res.status, 201, res.text);
+  return res.body as { client_id: string; token_endpoint_auth_method: string; client_secret?: string };
+}
+
+/**
+ * Connects a client to the account of `cookie`: authorization with PKCE for `resource` (the server's /mcp), the user's
+ * consent and the code's exchange. The token response.
+ */
+export async function connectClient(
+  api: TestApp,
+  {
+    clientId,
+    redirectUri,
+    cookie,
+    resource,
+  }: { clientId: string; redirectUri: string; cookie: string; resource: string },
+) {
+  const { verifier, challenge } = pkcePair();
+  const asked = await authorize(api, {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'xyz',
+    resource,
+  });
+  assert.equal(asked.status, 302, JSON.stringify(asked.body));
+  assert.match(asked.location!, /^\/oauth\/consent\?request=/);
+  const back = await consent(api, asked.location!, cookie);
+  assert.equal(back.origin + back.pathname, redirectUri);
+  assert.equal(back.searchParams.get('state'), 'xyz');
+  const token = await postForm(api, '/oauth/token', {
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code: back.searchParams.get('code')!,
+    code_verifier: verifier,
+    redirect_uri: redirectUri,
+    resource,
+  });
+  assert.equal(token.status, 200, token.text);
+  return token.body as {
+    access_token: string;
+    refresh_token: string;
+    token_type: string;
+    expires_in: number;
+    scope: string;
+  };
 }
 
 /**

@@ -4,7 +4,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { signIn, signUp } from '../helpers/accounts.js';
-import { authorize, consent, pkcePair, postForm, startClientSite, type ClientSite } from '../helpers/oauth.js';
+import {
+  authorize,
+  connectClient,
+  consent,
+  pkcePair,
+  postForm,
+  registerClient,
+  startClientSite,
+  type ClientSite,
+} from '../helpers/oauth.js';
 import { startSmtpServer, type SmtpSink } from '../helpers/smtp.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
@@ -40,45 +49,9 @@ describe('OAuth for the remote MCP endpoint, over HTTP', () => {
 
   const RESOURCE = 'http://fetchdown.test/mcp';
 
-  async function register(name = 'Test Agent') {
-    const res = await api.request('POST', '/oauth/register', {
-      client_name: name,
-      redirect_uris: [client.redirectUri],
-      token_endpoint_auth_method: 'client_secret_post',
-    });
-    assert.equal(res.status, 201, res.text);
-    return res.body as { client_id: string; token_endpoint_auth_method: string; client_secret?: string };
-  }
-
-  /** Authorization, consent and the code's exchange: the token response. */
-  async function connect(clientId: string) {
-    const { verifier, challenge } = pkcePair();
-    const asked = await authorize(api, {
-      response_type: 'code',
-      client_id: clientId,
-      redirect_uri: client.redirectUri,
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-      state: 'xyz',
-      resource: RESOURCE,
-    });
-    assert.equal(asked.status, 302, JSON.stringify(asked.body));
-    assert.match(asked.location!, /^\/oauth\/consent\?request=/);
-    const back = await consent(api, asked.location!, cookie);
-    assert.equal(back.origin + back.pathname, client.redirectUri);
-    assert.equal(back.searchParams.get('state'), 'xyz');
-    const code = back.searchParams.get('code')!;
-    const token = await postForm(api, '/oauth/token', {
-      grant_type: 'authorization_code',
-      client_id: clientId,
-      code,
-      code_verifier: verifier,
-      redirect_uri: client.redirectUri,
-      resource: RESOURCE,
-    });
-    assert.equal(token.status, 200, token.text);
-    return { tokens: token.body, code, verifier };
-  }
+  const register = (name?: string) => registerClient(api, client.redirectUri, name);
+  const connect = (clientId: string) =>
+    connectClient(api, { clientId, redirectUri: client.redirectUri, cookie, resource: RESOURCE });
 
   const callMcp = (token: string, body: object = { jsonrpc: '2.0', id: 1, method: 'tools/list' }) =>
     api.request('POST', '/mcp', body, { ...MCP_HEADERS, authorization: `Bearer ${token}` });
@@ -121,7 +94,7 @@ describe('OAuth for the remote MCP endpoint, over HTTP', () => {
     const registered = await register();
     assert.equal(registered.token_endpoint_auth_method, 'none');
     assert.equal(registered.client_secret, undefined);
-    const { tokens } = await connect(registered.client_id);
+    const tokens = await connect(registered.client_id);
     assert.match(tokens.access_token, /^fd_oat_/);
     assert.equal(tokens.token_type, 'Bearer');
     assert.equal(tokens.expires_in, 3600);
@@ -154,7 +127,7 @@ describe('OAuth for the remote MCP endpoint, over HTTP', () => {
 
   test('refresh tokens rotate; an old one presented again revokes the connection', async () => {
     const { client_id } = await register();
-    const { tokens } = await connect(client_id);
+    const tokens = await connect(client_id);
     const refreshed = await postForm(api, '/oauth/token', {
       grant_type: 'refresh_token',
       client_id,
@@ -177,7 +150,7 @@ describe('OAuth for the remote MCP endpoint, over HTTP', () => {
   test('an access token expires; revocation ends the connection at once', async (t) => {
     t.after(() => (offset = 0));
     const { client_id } = await register();
-    const { tokens } = await connect(client_id);
+    const tokens = await connect(client_id);
     offset += 2 * HOUR;
     const expired = await callMcp(tokens.access_token);
     assert.equal(expired.status, 401);
@@ -197,7 +170,7 @@ describe('OAuth for the remote MCP endpoint, over HTTP', () => {
 
   test('the dashboard disconnects an application', async () => {
     const { client_id } = await register('To Disconnect');
-    const { tokens } = await connect(client_id);
+    const tokens = await connect(client_id);
     const apps = await api.request('GET', '/auth/apps', undefined, { cookie });
     const app = apps.body.apps.find((a: { client_id: string }) => a.client_id === client_id);
     const gone = await api.request('DELETE', `/auth/apps/${app.id}`, undefined, { cookie });
@@ -214,7 +187,7 @@ describe('OAuth for the remote MCP endpoint, over HTTP', () => {
       redirect_uris: [client.redirectUri],
       token_endpoint_auth_method: 'none',
     };
-    const { tokens } = await connect(client.documentUrl);
+    const tokens = await connect(client.documentUrl);
     assert.equal((await callMcp(tokens.access_token)).status, 200);
     assert.equal(client.documentReads, 1, 'the document is kept, not read on every request');
     const apps = await api.request('GET', '/auth/apps', undefined, { cookie });
