@@ -28,6 +28,7 @@ import { searchRoutes } from './http/routes/search.js';
 import { createValidatorCompiler } from './http/validator.js';
 import { pageRoutes } from './pages/routes.js';
 import { registerDrain } from './http/drain.js';
+import { SCOPE_SUMMARIES } from './operations/oauth.js';
 import { countRequests } from './metrics/http.js';
 import type { Store } from './store/db.js';
 import { API_VERSION } from './version.js';
@@ -75,7 +76,7 @@ export async function buildApp(deps: ServerDeps): Promise<FastifyInstance> {
                 authorizationUrl: `${deps.config.PUBLIC_BASE_URL}/oauth/authorize`,
                 tokenUrl: `${deps.config.PUBLIC_BASE_URL}/oauth/token`,
                 refreshUrl: `${deps.config.PUBLIC_BASE_URL}/oauth/token`,
-                scopes: { fetch: 'read pages and sites', search: 'search the web' },
+                scopes: SCOPE_SUMMARIES,
               },
             },
           },

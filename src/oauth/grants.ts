@@ -15,6 +15,11 @@ import type { Clock } from '../util/clock.js';
 
 /** What a token may be used for: the MCP tools that read pages and sites, and web search. */
 export const SCOPES = ['fetch', 'search'] as const;
+/** Each scope in a few words, as people read it: the OpenAPI description, the dashboard's connected applications. */
+export const SCOPE_SUMMARIES: Readonly<Record<string, string>> = {
+  fetch: 'read pages and sites',
+  search: 'search the web',
+} satisfies Record<(typeof SCOPES)[number], string>;
 
 export const ACCESS_TOKEN_PREFIX = 'fd_oat_';
 const REFRESH_TOKEN_PREFIX = 'fd_ort_';

@@ -9,7 +9,7 @@ import type { Clock } from '../util/clock.js';
 import { createClients } from './clients.js';
 import { createGrants, SCOPES } from './grants.js';
 
-export { ACCESS_TOKEN_PREFIX, SCOPES, type ConnectedApp, type TokenHolder } from './grants.js';
+export { ACCESS_TOKEN_PREFIX, SCOPE_SUMMARIES, SCOPES, type ConnectedApp, type TokenHolder } from './grants.js';
 
 /** Where the consent page is, relative to this server: the SDK's authorize handler sends browsers there. */
 export const CONSENT_PATH = '/oauth/consent';

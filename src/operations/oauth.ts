@@ -4,12 +4,22 @@ import type { OAuth } from '../oauth/index.js';
 import { AppError } from '../errors.js';
 import type { Account } from '../store/types.js';
 
-export { ACCESS_TOKEN_PREFIX, CONSENT_PATH, SCOPES, type ConnectedApp, type TokenHolder } from '../oauth/index.js';
+export {
+  ACCESS_TOKEN_PREFIX,
+  CONSENT_PATH,
+  SCOPE_SUMMARIES,
+  SCOPES,
+  type ConnectedApp,
+  type TokenHolder,
+} from '../oauth/index.js';
+
+/** The client_id when it is a metadata document's URL (the client is who serves it), else null. */
+export const metadataUrlOf = (clientId: string) => (/^https?:\/\//.test(clientId) ? clientId : null);
 
 /** What the consent page shows of a request: who asks, where the answer goes, for what. */
 export interface ConsentRequest {
   clientName: string;
-  /** The client_id when it is a metadata document's URL (the client is who serves it), else null. */
+  /** Its metadata document's URL, or null (metadataUrlOf). */
   clientUrl: string | null;
   redirectHost: string;
   scopes: string[];
@@ -37,7 +47,7 @@ export function createOAuthOperations(oauth: OAuth) {
       const client = await clientOf(pending.clientId);
       return {
         clientName: client.client_name ?? client.client_id,
-        clientUrl: /^https?:\/\//.test(client.client_id) ? client.client_id : null,
+        clientUrl: metadataUrlOf(client.client_id),
         redirectHost: new URL(pending.redirectUri).host || new URL(pending.redirectUri).protocol,
         scopes: pending.scopes,
       };
