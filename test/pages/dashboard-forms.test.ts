@@ -29,6 +29,7 @@ describe('dashboard forms', () => {
       '/dashboard/sign-out',
       '/dashboard/keys',
       '/dashboard/keys/1/revoke',
+      '/dashboard/apps/1/disconnect',
       '/dashboard/checkout',
       '/dashboard/portal',
       '/dashboard/playground',
@@ -47,7 +48,13 @@ describe('dashboard forms', () => {
   });
 
   test('signed out, each form leads back to the sign-in form', async () => {
-    for (const path of ['/dashboard/keys', '/dashboard/checkout', '/dashboard/portal', '/dashboard/playground']) {
+    for (const path of [
+      '/dashboard/keys',
+      '/dashboard/apps/1/disconnect',
+      '/dashboard/checkout',
+      '/dashboard/portal',
+      '/dashboard/playground',
+    ]) {
       const res = await post(path, { url: 'https://example.com/', api_key: 'fd_live_x' });
       assert.equal(res.status, 200, path);
       assert.match(res.text, /E-mail me a sign-in link/, path);

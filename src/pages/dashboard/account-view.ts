@@ -1,12 +1,14 @@
 // The dashboard with a session: the account and its allowance, usage (chart and tables), keys (create, revoke), the
-// latest crawls, buying credits or a plan, the playground, and signing out. Every action is a plain form posting to
-// /dashboard/*.
+// connected applications, the latest crawls, buying credits or a plan, the playground, and signing out. Every action
+// is a plain form posting to /dashboard/*.
 import type { CrawlList } from '../../contract/crawl.js';
+import type { ConnectedApp } from '../../operations/oauth.js';
 import { CREDIT_PACKS, PLANS } from '../../pricing.js';
 import { codeBlock } from '../components.js';
 import { html, type Html } from '../html.js';
 import { layout } from '../layout.js';
 import { usageChart } from '../usage-chart.js';
+import { appsSection } from './apps-view.js';
 import { crawlsSection } from './crawls-view.js';
 
 interface Tally {
@@ -26,6 +28,7 @@ export interface DashboardData {
   };
   keys: { id: number; label: string | null; created_at: string; last_used_at: string | null; revoked: boolean }[];
   crawls: CrawlList;
+  apps: ConnectedApp[];
   /** This server takes payments (Stripe is configured): without it, nothing is offered for sale. */
   billing: boolean;
 }
@@ -277,7 +280,7 @@ export function dashboardPage(base: string, data: DashboardData, extras: Dashboa
   return layout(
     {
       title: 'Dashboard',
-      description: 'Your Fetchdown account: API keys, usage, crawls, credits and billing.',
+      description: 'Your Fetchdown account: API keys, connected applications, usage, crawls, credits and billing.',
       path: '/dashboard',
       noindex: true,
     },
@@ -292,7 +295,7 @@ export function dashboardPage(base: string, data: DashboardData, extras: Dashboa
           ? html`<p class="notice${extras.notice.error ? ' error' : ''}" role="status">${extras.notice.text}</p>`
           : ''
       }
-      ${accountSection(data)} ${keysSection(data, extras)} ${playgroundSection(extras)} ${crawlsSection(data.crawls)}
-      ${usageSection(data)} ${billingSection(data)}`,
+      ${accountSection(data)} ${keysSection(data, extras)} ${playgroundSection(extras)} ${appsSection(base, data.apps)}
+      ${crawlsSection(data.crawls)} ${usageSection(data)} ${billingSection(data)}`,
   );
 }

@@ -1,11 +1,11 @@
 // The dashboard's list of the account's latest crawls (GET /auth/crawls): each one's site, status, progress, credits
 // and start, and how to read its pages.
 import type { CrawlList } from '../../contract/crawl.js';
+import { utcMinute } from '../components.js';
 import { html, type Html } from '../html.js';
 
 const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
 const n = (value: number) => NUMBER.format(value);
-const minute = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
 function crawlRow(crawl: CrawlList[number]): Html {
   const done = crawl.fetched + crawl.failed;
@@ -19,7 +19,7 @@ function crawlRow(crawl: CrawlList[number]): Html {
       </meter>
     </td>
     <td>${n(crawl.credits)}</td>
-    <td>${minute(crawl.created_at)}</td>
+    <td>${utcMinute(crawl.created_at)}</td>
   </tr>`;
 }
 

@@ -1,6 +1,6 @@
-// GET /dashboard (the account, keys, usage, crawls, billing) and the forms it posts (/dashboard/*): sign-in by e-mail,
-// keys, checkout and portal, the playground, sign-out. Forms work without JavaScript; every POST passes the
-// cross-site check of the cookie-authenticated routes.
+// GET /dashboard (the account, keys, connected applications, usage, crawls, billing) and the forms it posts
+// (/dashboard/*): sign-in by e-mail, keys, disconnecting an application, checkout and portal, the playground,
+// sign-out. Forms work without JavaScript; every POST passes the cross-site check of the cookie-authenticated routes.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { acceptForms, field } from '../forms.js';
 import type { AppDeps } from '../../http/app-deps.js';
@@ -16,6 +16,7 @@ const PLAYGROUND_MAX_TOKENS = 3000;
 /** Outcomes a redirect back to /dashboard reports (?notice=…): fixed texts, never text from the request. */
 const NOTICES: Record<string, DashboardExtras['notice']> = {
   revoked: { text: 'The key is revoked: requests with it are refused from now on.' },
+  disconnected: { text: 'The application is disconnected: its requests are refused from now on.' },
   'signed-out': { text: 'You are signed out.' },
   // Stripe's Checkout returns here (?checkout=success|cancelled); the credits come with its webhook, within seconds.
   'checkout-success': {
@@ -43,17 +44,20 @@ export const dashboardRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     const who = await api('GET', '/auth/whoami');
     if (who.setCookie) void reply.header('set-cookie', who.setCookie);
     if (!who.body?.account) return undefined;
-    const [keys, usage, crawls] = await Promise.all([
+    const answers = await Promise.all([
       api('GET', '/auth/keys'),
       api('GET', '/auth/usage'),
       api('GET', '/auth/crawls'),
+      api('GET', '/auth/apps'),
     ]);
-    if (keys.status !== 200 || usage.status !== 200 || crawls.status !== 200) return undefined;
+    if (answers.some((answer) => answer.status !== 200)) return undefined;
+    const [keys, usage, crawls, apps] = answers;
     return {
       account: who.body.account,
       keys: keys.body,
       usage: usage.body,
       crawls: crawls.body,
+      apps: apps.body.apps,
       billing: Boolean(deps.config.STRIPE_SECRET_KEY),
     };
   }
@@ -75,7 +79,12 @@ export const dashboardRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
 
   app.get(
     '/dashboard',
-    { schema: { tags: ['pages'], summary: 'The dashboard: sign-in form, or the account, keys, usage and billing' } },
+    {
+      schema: {
+        tags: ['pages'],
+        summary: 'The dashboard: sign-in form, or the account, keys, connected applications, usage and billing',
+      },
+    },
     async (request, reply) => {
       const query = request.query as Form;
       const notice = query.notice ?? (query.checkout && `checkout-${query.checkout}`);
@@ -108,14 +117,20 @@ export const dashboardRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app
     return show(request, reply, { newKey: { apiKey, label: created.body.key.label }, playgroundKey: apiKey });
   });
 
-  app.post<{ Params: { id: string } }>(
-    '/dashboard/keys/:id/revoke',
-    { schema: { hide: true } },
-    async (request, reply) => {
-      const revoked = await apiClientFor(app, request)('DELETE', `/auth/keys/${encodeURIComponent(request.params.id)}`);
-      if (revoked.status !== 200) return failed(request, reply, `The key could not be revoked: ${detailOf(revoked)}`);
-      return back(reply, 'revoked');
-    },
+  /** A form that ends one of the account's things (DELETE `${resource}/:id`), then goes back with a notice. */
+  function endingForm(path: string, resource: string, notice: string, failure: string) {
+    app.post<{ Params: { id: string } }>(path, { schema: { hide: true } }, async (request, reply) => {
+      const ended = await apiClientFor(app, request)('DELETE', `${resource}/${encodeURIComponent(request.params.id)}`);
+      if (ended.status !== 200) return failed(request, reply, `${failure}: ${detailOf(ended)}`);
+      return back(reply, notice);
+    });
+  }
+  endingForm('/dashboard/keys/:id/revoke', '/auth/keys', 'revoked', 'The key could not be revoked');
+  endingForm(
+    '/dashboard/apps/:id/disconnect',
+    '/auth/apps',
+    'disconnected',
+    'The application could not be disconnected',
   );
 
   app.post('/dashboard/checkout', { schema: { hide: true } }, async (request, reply) => {
