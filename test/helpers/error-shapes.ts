@@ -5,7 +5,7 @@ import { ERROR_STATUS, type ErrorCode } from '../../src/errors.js';
 
 /** The error codes of the OAuth RFCs (6749, 7009, 7591, 8707) and the MCP SDK's handlers, with their statuses. */
 const OAUTH_ERRORS: Record<string, number[]> = {
-  invalid_request: [400],
+  invalid_request: [400, 413, 415],
   invalid_client: [400, 401],
   invalid_grant: [400],
   unauthorized_client: [400],
