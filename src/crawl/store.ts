@@ -37,6 +37,7 @@ async function getRow(db: Kysely<Database>, id: string) {
 export interface NewCrawl {
   accountId: number;
   keyId: number | null;
+  clientId: string | null;
   url: string;
   options: object;
   webhook: object | null;
@@ -56,6 +57,7 @@ export function createCrawlStore(store: Store) {
           id,
           account_id: crawl.accountId,
           key_id: crawl.keyId,
+          client_id: crawl.clientId,
           url: crawl.url,
           options: JSON.stringify(crawl.options),
           webhook: crawl.webhook ? JSON.stringify(crawl.webhook) : null,

@@ -212,7 +212,8 @@ export function createCrawlWorker(deps: CrawlWorkerDeps) {
     const account = await deps.accounts.accountById(crawl.account_id);
     if (!account) return crawls.finish(crawl.id, url, 'skipped', {});
     const delivery = createDelivery();
-    const meter = deps.meterFor({ kind: 'account', account, keyId: crawl.key_id, delivery });
+    const clientId = crawl.client_id ?? undefined;
+    const meter = deps.meterFor({ kind: 'account', account, keyId: crawl.key_id, clientId, delivery });
     const request = {
       url,
       maxTokens: options.max_tokens_each ?? null,

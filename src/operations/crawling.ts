@@ -104,7 +104,7 @@ export function createCrawlOperations(deps: CrawlingDeps) {
   }
 
   async function startCrawl(caller: Caller, input: CrawlRequest, locate: Locate): Promise<CrawlCreated> {
-    const { account, keyId } = accountOf(caller, 'POST /crawl');
+    const { account, keyId, clientId } = accountOf(caller, 'POST /crawl');
     const { url, limit, webhook, ...options } = input;
     const start = await locating(locate, async () => {
       const most = deps.maxPages(account.plan);
@@ -137,6 +137,7 @@ export function createCrawlOperations(deps: CrawlingDeps) {
     const id = await crawls.create({
       accountId: account.id,
       keyId,
+      clientId: clientId ?? null,
       url: start,
       options,
       webhook: webhook ? { url: webhook.url, events: webhook.events, headers: webhook.headers, secret } : null,

@@ -138,6 +138,8 @@ export interface CrawlsTable {
   id: string;
   account_id: number;
   key_id: number | null;
+  /** The OAuth client that started it (its pages' ledger rows name it too); null for API keys. */
+  client_id: string | null;
   url: string;
   options: string;
   webhook: string | null;

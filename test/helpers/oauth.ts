@@ -116,7 +116,8 @@ export async function connectClient(
     redirectUri,
     cookie,
     resource,
-  }: { clientId: string; redirectUri: string; cookie: string; resource: string },
+    scope,
+  }: { clientId: string; redirectUri: string; cookie: string; resource: string; scope?: string },
 ) {
   const { verifier, challenge } = pkcePair();
   const asked = await authorize(api, {
@@ -127,6 +128,7 @@ export async function connectClient(
     code_challenge_method: 'S256',
     state: 'xyz',
     resource,
+    ...(scope ? { scope } : {}),
   });
   assert.equal(asked.status, 302, JSON.stringify(asked.body));
   assert.match(asked.location!, /^\/oauth\/consent\?request=/);

@@ -125,6 +125,55 @@ describe('OAuth for the remote MCP endpoint, over HTTP', () => {
     assert.ok(app.last_used_at, 'the connection shows its last use');
   });
 
+  test("a crawl started by a connected application names it, as its pages' ledger rows do", async () => {
+    const { client_id } = await register('Crawling Agent');
+    const tokens = await connect(client_id);
+    const tool = async (name: string, args: object) => {
+      const res = await callMcp(tokens.access_token, {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name, arguments: args },
+      });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.result.isError, undefined, res.text);
+      return res.body.result.structuredContent;
+    };
+    const { id } = await tool('crawl_site', { url: site.url('/article'), limit: 1, sitemap: 'skip' });
+    while (['queued', 'running'].includes((await tool('crawl_status', { id })).status))
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    const crawl = await api.services.store.db.selectFrom('crawls').selectAll().where('id', '=', id).executeTakeFirst();
+    assert.equal(crawl?.client_id, client_id);
+    await api.services.accounts.credits.flush();
+    const rows = await api.services.store.db
+      .selectFrom('ledger')
+      .select('operation')
+      .where('client_id', '=', client_id)
+      .where('operation', '=', 'crawl')
+      .execute();
+    assert.equal(rows.length, 1, 'the page read by the crawl is billed under the client');
+  });
+
+  test('a connection the user allowed only fetch cannot search', async () => {
+    const { client_id } = await register('Fetch Only');
+    const tokens = await connectClient(api, {
+      clientId: client_id,
+      redirectUri: client.redirectUri,
+      cookie,
+      resource: RESOURCE,
+      scope: 'fetch',
+    });
+    assert.equal(tokens.scope, 'fetch');
+    const res = await callMcp(tokens.access_token, {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'search_and_fetch', arguments: { query: 'tomatoes' } },
+    });
+    assert.equal(res.body.result.isError, true);
+    assert.match(res.body.result.content[0].text, /^Error 403 insufficient_scope: /);
+  });
+
   test('refresh tokens rotate; an old one presented again revokes the connection', async () => {
     const { client_id } = await register();
     const tokens = await connect(client_id);

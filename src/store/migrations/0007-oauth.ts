@@ -1,6 +1,7 @@
 // Migration 0007: OAuth for the remote MCP endpoint. Clients (registered, or read from their metadata document), the
 // authorizations a user is asked for (a pending request, then its one-time code), the grants a user consented to
-// (the connected applications) and their tokens, stored as SHA-256 only. Ledger rows name the client that spent.
+// (the connected applications) and their tokens, stored as SHA-256 only. Ledger rows and crawls name the client
+// that spent or started them.
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../db.js';
 import { withId } from './0001-accounts.js';
@@ -62,5 +63,6 @@ export function up(dialect: Dialect) {
     await db.schema.createIndex('oauth_tokens_grant').on('oauth_tokens').column('grant_id').execute();
 
     await db.schema.alterTable('ledger').addColumn('client_id', 'text').execute();
+    await db.schema.alterTable('crawls').addColumn('client_id', 'text').execute();
   };
 }
