@@ -26,6 +26,8 @@ const REFRESH_TOKEN_PREFIX = 'fd_ort_';
 /** How long a user has to consent, and then the client to spend its code. */
 const REQUEST_TTL_MS = 10 * 60_000;
 const CODE_TTL_MS = 60_000;
+/** How long a spent refresh token is kept, so that presenting it again is recognised (and revokes the connection). */
+const SPENT_KEPT_MS = 60 * 60_000;
 /** A grant's last use is written at most this often (every call would write a row). */
 const LAST_USED_STEP_MS = 60_000;
 
@@ -97,6 +99,13 @@ export function createGrants(deps: {
 
   async function issueTokens(db: Kysely<Database>, grantId: number, scopes: string): Promise<OAuthTokens> {
     const now = clock.now();
+    // A connection keeps its live tokens only: the expired ones, and refresh tokens spent an hour ago (long enough to
+    // recognise one presented again), go as new ones are issued.
+    await db
+      .deleteFrom('oauth_tokens')
+      .where('grant_id', '=', grantId)
+      .where((eb) => eb.or([eb('expires_at', '<=', now), eb('rotated_at', '<=', now - SPENT_KEPT_MS)]))
+      .execute();
     const access = generateSecret(ACCESS_TOKEN_PREFIX);
     const refresh = generateSecret(REFRESH_TOKEN_PREFIX);
     await db
@@ -150,6 +159,8 @@ export function createGrants(deps: {
       checkResource(asked.resource);
       const scopes = checkScopes(asked.scopes);
       const id = generateSecret();
+      // Requests and codes past their time go as new ones come, so the table holds only the last minutes' worth.
+      await store.db.deleteFrom('oauth_authorizations').where('expires_at', '<=', clock.now()).execute();
       await store.db
         .insertInto('oauth_authorizations')
         .values({

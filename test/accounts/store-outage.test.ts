@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { describe, test } from 'node:test';
-import { signUp, withKey, setPlan } from '../helpers/accounts.js';
+import { signIn, signUp, withKey, setPlan } from '../helpers/accounts.js';
+import { connectClient, postForm, registerClient, startClientSite } from '../helpers/oauth.js';
+import { startSmtpServer } from '../helpers/smtp.js';
 import { startReaderStandIn } from '../helpers/fixture-fetchers.js';
 import { ARTICLE_HTML } from '../helpers/fixture-site.js';
 import { connectHttp, textOf } from '../helpers/mcp-client.js';
@@ -165,5 +167,60 @@ describe('account store outage', () => {
     await proxy.resume();
     const fine = await client.callTool({ name: 'fetch_url', arguments: { url: `${origin}/fine` } });
     assert.equal(fine.isError, undefined, textOf(fine));
+  });
+
+  test('OAuth while the database is gone: the endpoints answer 503 with Retry-After, a token on /mcp too; then back', async (t) => {
+    const env = await databaseEnv(t, postgres);
+    if (!env) return;
+    const proxy = await startCuttableProxy(new URL(env.DATABASE_URL!));
+    t.after(() => proxy.close());
+    const target = new URL(env.DATABASE_URL!);
+    target.hostname = '127.0.0.1';
+    target.port = String(proxy.port);
+    const smtp = await startSmtpServer();
+    t.after(() => smtp.close());
+    const sites = await startClientSite();
+    t.after(() => sites.close());
+    const api = await buildTestApp(t, { DATABASE_URL: target.href, SMTP_URL: smtp.url });
+    const { email } = await signUp(api);
+    const { cookie } = await signIn(api, smtp, email);
+    const { client_id } = await registerClient(api, sites.redirectUri);
+    const resource = `${api.services.config.PUBLIC_BASE_URL}/mcp`;
+    const tokens = await connectClient(api, { clientId: client_id, redirectUri: sites.redirectUri, cookie, resource });
+
+    await proxy.cut();
+    const refused = [
+      await postForm(api, '/oauth/token', {
+        grant_type: 'refresh_token',
+        client_id,
+        refresh_token: tokens.refresh_token,
+      }),
+      await api.request('POST', '/oauth/register', { redirect_uris: [sites.redirectUri] }),
+      await postForm(api, '/oauth/revoke', { client_id, token: tokens.access_token }),
+    ];
+    for (const res of refused) {
+      assert.equal(res.status, 503, res.text);
+      assert.equal(res.body.error, 'server_error');
+      assert.equal(res.headers.get('retry-after'), '5');
+    }
+    const mcp = await api.request(
+      'POST',
+      '/mcp',
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      {
+        ...MCP_HEADERS,
+        authorization: `Bearer ${tokens.access_token}`,
+      },
+    );
+    assert.equal(mcp.status, 503, mcp.text);
+    assert.equal(mcp.body.code, 'store_unavailable');
+
+    await proxy.resume();
+    const refreshed = await postForm(api, '/oauth/token', {
+      grant_type: 'refresh_token',
+      client_id,
+      refresh_token: tokens.refresh_token,
+    });
+    assert.equal(refreshed.status, 200, refreshed.text);
   });
 });
