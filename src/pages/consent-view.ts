@@ -2,6 +2,7 @@
 // buttons; or, without a session, the e-mail form that signs the user in first.
 import { html, type Html } from './html.js';
 import { layout } from './layout.js';
+import { emailForm } from './dashboard/sign-in-view.js';
 import type { ConsentRequest } from '../operations/oauth.js';
 
 const META = {
@@ -53,11 +54,7 @@ export function consentSignInPage(base: string, clientName: string): Html {
           ${clientName} wants to use Fetchdown for you. Enter your e-mail address: we send a sign-in link that works
           once, for 15 minutes. Open it in this browser and you come back here to allow or deny it.
         </p>
-        <form method="post" action="/dashboard/sign-in">
-          <label for="email">E-mail address</label>
-          <input id="email" name="email" type="email" autocomplete="email" required maxlength="254" />
-          <button type="submit">E-mail me a sign-in link</button>
-        </form>
+        ${emailForm}
       </section>`,
   );
 }

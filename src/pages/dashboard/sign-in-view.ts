@@ -10,6 +10,13 @@ const META = {
   noindex: true,
 };
 
+/** The e-mail form that signs in (and signs up): the dashboard's, and the consent page's before a session. */
+export const emailForm: Html = html`<form method="post" action="/dashboard/sign-in">
+  <label for="email">E-mail address</label>
+  <input id="email" name="email" type="email" autocomplete="email" required maxlength="254" />
+  <button type="submit">E-mail me a sign-in link</button>
+</form>`;
+
 export function signInPage(base: string, notice?: string): Html {
   return layout(
     META,
@@ -22,11 +29,7 @@ export function signInPage(base: string, notice?: string): Html {
           Enter your e-mail address. We send a sign-in link that works once, for 15 minutes; a new address gets a free
           account (no card needed) and its first API key by e-mail as well.
         </p>
-        <form method="post" action="/dashboard/sign-in">
-          <label for="email">E-mail address</label>
-          <input id="email" name="email" type="email" autocomplete="email" required maxlength="254" />
-          <button type="submit">E-mail me a sign-in link</button>
-        </form>
+        ${emailForm}
       </section>`,
   );
 }
