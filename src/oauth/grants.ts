@@ -1,17 +1,14 @@
-// What a user lets an OAuth client do, from the request to the tokens: an authorization request waits for consent,
-// consent gives it a one-time code (and a grant: the connected application), the code and then each refresh token
-// are spent once for a new pair of tokens. Codes and tokens are stored as SHA-256 only, like API keys.
-import {
-  InvalidGrantError,
-  InvalidScopeError,
-  InvalidTargetError,
-} from '@modelcontextprotocol/sdk/server/auth/errors.js';
+// What a user lets an OAuth client do: an authorization request waits for consent, consent gives it a one-time code
+// (and a grant: the connected application), and the code is spent once for the connection's first tokens
+// (tokens.ts). Codes are stored as SHA-256 only, like API keys.
+import { InvalidGrantError, InvalidScopeError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { generateSecret, hashSecret } from '../accounts/secrets.js';
 import type { Store } from '../store/db.js';
-import type { Account, Database, OAuthGrantsTable } from '../store/types.js';
+import type { OAuthGrantsTable } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
+import { checkResourceOf, createTokens } from './tokens.js';
 
 /** What a token may be used for: the MCP tools that read pages and sites, and web search. */
 export const SCOPES = ['fetch', 'search'] as const;
@@ -21,15 +18,9 @@ export const SCOPE_SUMMARIES: Readonly<Record<string, string>> = {
   search: 'search the web',
 } satisfies Record<(typeof SCOPES)[number], string>;
 
-export const ACCESS_TOKEN_PREFIX = 'fd_oat_';
-const REFRESH_TOKEN_PREFIX = 'fd_ort_';
 /** How long a user has to consent, and then the client to spend its code. */
 const REQUEST_TTL_MS = 10 * 60_000;
 const CODE_TTL_MS = 60_000;
-/** How long a spent refresh token is kept, so that presenting it again is recognised (and revokes the connection). */
-const SPENT_KEPT_MS = 60 * 60_000;
-/** A grant's last use is written at most this often (every call would write a row). */
-const LAST_USED_STEP_MS = 60_000;
 
 export interface AuthorizationRequest {
   clientId: string;
@@ -39,13 +30,6 @@ export interface AuthorizationRequest {
   scopes: string[];
   resource?: URL;
   state?: string;
-}
-
-export interface TokenHolder {
-  account: Account;
-  grantId: number;
-  clientId: string;
-  scopes: string[];
 }
 
 export interface ConnectedApp {
@@ -83,74 +67,15 @@ export function createGrants(deps: {
   accessTtlMs: number;
   refreshTtlMs: number;
 }) {
-  const { store, clock, resource, accessTtlMs, refreshTtlMs } = deps;
+  const { store, clock, resource } = deps;
+  const tokens = createTokens(deps);
+  const checkResource = (asked: URL | string | undefined) => checkResourceOf(resource, asked);
 
   function checkScopes(requested: string[]): string[] {
     const unknown = requested.filter((s) => !(SCOPES as readonly string[]).includes(s));
     if (unknown.length > 0)
       throw new InvalidScopeError(`unknown scope ${unknown.join(' ')}; scopes: ${SCOPES.join(' ')}`);
     return requested.length === 0 ? [...SCOPES] : [...new Set(requested)];
-  }
-
-  function checkResource(asked: URL | string | undefined): void {
-    if (asked !== undefined && new URL(asked).href !== resource)
-      throw new InvalidTargetError(`tokens here are for ${resource} only, not ${String(asked)}`);
-  }
-
-  async function issueTokens(db: Kysely<Database>, grantId: number, scopes: string): Promise<OAuthTokens> {
-    const now = clock.now();
-    // A connection keeps its live tokens only: the expired ones, and refresh tokens spent an hour ago (long enough to
-    // recognise one presented again), go as new ones are issued.
-    await db
-      .deleteFrom('oauth_tokens')
-      .where('grant_id', '=', grantId)
-      .where((eb) => eb.or([eb('expires_at', '<=', now), eb('rotated_at', '<=', now - SPENT_KEPT_MS)]))
-      .execute();
-    const access = generateSecret(ACCESS_TOKEN_PREFIX);
-    const refresh = generateSecret(REFRESH_TOKEN_PREFIX);
-    await db
-      .insertInto('oauth_tokens')
-      .values([
-        {
-          token_hash: hashSecret(access),
-          grant_id: grantId,
-          kind: 'access',
-          expires_at: now + accessTtlMs,
-          rotated_at: null,
-        },
-        {
-          token_hash: hashSecret(refresh),
-          grant_id: grantId,
-          kind: 'refresh',
-          expires_at: now + refreshTtlMs,
-          rotated_at: null,
-        },
-      ])
-      .execute();
-    return {
-      access_token: access,
-      token_type: 'Bearer',
-      expires_in: Math.round(accessTtlMs / 1000),
-      refresh_token: refresh,
-      scope: scopes,
-    };
-  }
-
-  async function revokeGrantById(db: Kysely<Database>, grantId: number): Promise<void> {
-    await db
-      .updateTable('oauth_grants')
-      .set({ revoked_at: clock.now() })
-      .where('id', '=', grantId)
-      .where('revoked_at', 'is', null)
-      .execute();
-  }
-
-  /** The grant a token belongs to, if it is the client's and still in force. */
-  async function liveGrant(grantId: number, clientId: string) {
-    const grant = await store.db.selectFrom('oauth_grants').selectAll().where('id', '=', grantId).executeTakeFirst();
-    if (!grant || grant.client_id !== clientId) throw new InvalidGrantError('this token was not issued to this client');
-    if (grant.revoked_at !== null) throw new InvalidGrantError('this connection has been revoked; sign in again');
-    return grant;
   }
 
   return {
@@ -302,87 +227,15 @@ export function createGrants(deps: {
         .where('code_used_at', 'is', null)
         .executeTakeFirst();
       if (Number(spent.numUpdatedRows) === 0) {
-        await revokeGrantById(store.db, row.grant_id);
+        await tokens.revokeGrant(store.db, row.grant_id);
         throw new InvalidGrantError('authorization code already used; the tokens it gave are revoked');
       }
-      return issueTokens(store.db, row.grant_id, row.scopes);
+      return tokens.issue(store.db, row.grant_id, row.scopes);
     },
 
-    /** Rotates a refresh token: it is spent, a new pair is issued. A spent one presented again revokes the grant. */
-    async refresh(clientId: string, token: string, asked?: URL, scopes?: string[]): Promise<OAuthTokens> {
-      checkResource(asked);
-      const now = clock.now();
-      const hash = hashSecret(token);
-      const row = await store.db
-        .selectFrom('oauth_tokens')
-        .selectAll()
-        .where('token_hash', '=', hash)
-        .where('kind', '=', 'refresh')
-        .executeTakeFirst();
-      if (!row) throw new InvalidGrantError('unknown refresh token');
-      const grant = await liveGrant(row.grant_id, clientId);
-      if (row.expires_at <= now) throw new InvalidGrantError('refresh token expired; sign in again');
-      if (scopes && scopes.some((s) => !grant.scopes.split(' ').includes(s)))
-        throw new InvalidScopeError('a refresh cannot add scopes the user did not grant');
-      const spent = await store.db
-        .updateTable('oauth_tokens')
-        .set({ rotated_at: now })
-        .where('token_hash', '=', hash)
-        .where('rotated_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(spent.numUpdatedRows) === 0) {
-        await revokeGrantById(store.db, grant.id);
-        throw new InvalidGrantError('refresh token already used; the connection is revoked, sign in again');
-      }
-      return issueTokens(store.db, grant.id, grant.scopes);
-    },
-
-    /** RFC 7009: the client's own token ends its whole connection; an unknown token is not an error. */
-    async revokeToken(clientId: string, token: string): Promise<void> {
-      const row = await store.db
-        .selectFrom('oauth_tokens')
-        .innerJoin('oauth_grants', 'oauth_grants.id', 'oauth_tokens.grant_id')
-        .select(['oauth_grants.id as grant_id', 'oauth_grants.client_id'])
-        .where('oauth_tokens.token_hash', '=', hashSecret(token))
-        .executeTakeFirst();
-      if (row && row.client_id === clientId) await revokeGrantById(store.db, row.grant_id);
-    },
-
-    /** Who an access token acts for, or null (unknown, expired, revoked: the caller answers 401 either way). */
-    async verifyAccessToken(token: string): Promise<TokenHolder | null> {
-      if (!token.startsWith(ACCESS_TOKEN_PREFIX)) return null;
-      const now = clock.now();
-      const row = await store.db
-        .selectFrom('oauth_tokens')
-        .innerJoin('oauth_grants', 'oauth_grants.id', 'oauth_tokens.grant_id')
-        .innerJoin('accounts', 'accounts.id', 'oauth_grants.account_id')
-        .selectAll('accounts')
-        .select([
-          'oauth_tokens.expires_at as token_expires_at',
-          'oauth_grants.id as grant_id',
-          'oauth_grants.client_id',
-          'oauth_grants.scopes',
-          'oauth_grants.resource',
-          'oauth_grants.last_used_at',
-        ])
-        .where('oauth_tokens.token_hash', '=', hashSecret(token))
-        .where('oauth_tokens.kind', '=', 'access')
-        .where('oauth_grants.revoked_at', 'is', null)
-        .executeTakeFirst();
-      if (!row || row.token_expires_at <= now || row.resource !== resource) return null;
-      const {
-        token_expires_at: _expires,
-        grant_id,
-        client_id,
-        scopes,
-        resource: _resource,
-        last_used_at,
-        ...account
-      } = row;
-      if (last_used_at === null || now - last_used_at >= LAST_USED_STEP_MS)
-        await store.db.updateTable('oauth_grants').set({ last_used_at: now }).where('id', '=', grant_id).execute();
-      return { account, grantId: grant_id, clientId: client_id, scopes: scopes.split(' ') };
-    },
+    refresh: tokens.refresh,
+    revokeToken: tokens.revoke,
+    verifyAccessToken: tokens.verify,
 
     /** The account's connected applications (grants in force), newest first. */
     async list(accountId: number): Promise<ConnectedApp[]> {

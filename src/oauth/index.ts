@@ -9,7 +9,8 @@ import type { Clock } from '../util/clock.js';
 import { createClients } from './clients.js';
 import { createGrants, SCOPES } from './grants.js';
 
-export { ACCESS_TOKEN_PREFIX, SCOPE_SUMMARIES, SCOPES, type ConnectedApp, type TokenHolder } from './grants.js';
+export { SCOPE_SUMMARIES, SCOPES, type ConnectedApp } from './grants.js';
+export { ACCESS_TOKEN_PREFIX, type TokenHolder } from './tokens.js';
 
 /** Where the consent page is, relative to this server: the SDK's authorize handler sends browsers there. */
 export const CONSENT_PATH = '/oauth/consent';
