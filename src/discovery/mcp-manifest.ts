@@ -61,6 +61,11 @@ export function buildMcpManifest(config: Config) {
       name: AUTH_HEADER,
       required: !config.ANONYMOUS_ACCESS,
       instructions: authInstructions(config.ANONYMOUS_ACCESS),
+      // Streamable HTTP: what an MCP client that connects by URL discovers from POST /mcp's 401 (RFC 9728).
+      oauth: {
+        protected_resource_metadata: `${config.PUBLIC_BASE_URL}/.well-known/oauth-protected-resource/mcp`,
+        authorization_server: config.PUBLIC_BASE_URL,
+      },
     },
   };
 }

@@ -15,14 +15,16 @@ export const AUTH_HEADER = 'X-Service-Key';
 /** How to authenticate; whether keyless calls are allowed depends on ANONYMOUS_ACCESS. */
 export function authInstructions(anonymousAccess: boolean): string {
   const keyless = anonymousAccess
-    ? 'Without a key, the metered endpoints serve an anonymous tier with a small per-IP rate limit.'
+    ? 'Without a key, the metered endpoints other than /mcp serve an anonymous tier with a small per-IP rate limit.'
     : 'The metered endpoints refuse calls without a key (401).';
   return (
     `Send your API key in the X-Service-Key header on /fetch, /fetch/batch, /estimate, ` +
     `/search, /cache, /map, /crawl, /mcp and the /account endpoints (a crawl always needs one). ` +
     `Create an account and a first key with ` +
     `POST /account/signup {"email": "…"} (no authentication, free tier without a credit card): ` +
-    `the key is shown once and e-mailed. ${keyless} For the stdio MCP server in remote mode, ` +
+    `the key is shown once and e-mailed. ${keyless} POST /mcp also takes an OAuth access token ` +
+    `(Authorization: Bearer): MCP clients given only its URL sign their user in from the 401's WWW-Authenticate ` +
+    `header (/.well-known/oauth-protected-resource/mcp). For the stdio MCP server in remote mode, ` +
     `set FETCHDOWN_API_URL and FETCHDOWN_API_KEY.`
   );
 }

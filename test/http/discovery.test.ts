@@ -101,6 +101,8 @@ test('GET /.well-known/mcp.json: name, version, transports, tools with input sch
   assert.deepEqual([stdio.command, ...stdio.args], ['npx', '-y', 'fetchdown', 'mcp']);
   assert.ok(stdio.env.some((e: any) => e.name === 'FETCHDOWN_API_KEY' && e.isSecret));
   assert.deepEqual(manifest.auth.name, 'X-Service-Key');
+  assert.equal(manifest.auth.oauth.protected_resource_metadata, `${BASE}/.well-known/oauth-protected-resource/mcp`);
+  assert.match(manifest.auth.instructions, /OAuth access token/);
   const search = manifest.tools.find((x: any) => x.name === 'search_and_fetch');
   assert.equal(search.inputSchema.properties.num_results.maximum, 10);
   assert.deepEqual(search.inputSchema.required, ['query']);
