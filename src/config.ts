@@ -197,7 +197,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Recor
   }
   checkCombinations(config as Config);
   const built = config as Config;
-  const base = built.PUBLIC_BASE_URL || servedBaseUrl(built.HOST, built.PORT);
+  // Without a trailing slash, so that base + '/path' is one URL (the OAuth issuer and resource must match exactly).
+  const base = (built.PUBLIC_BASE_URL || servedBaseUrl(built.HOST, built.PORT)).replace(/\/+$/, '');
   return Object.freeze({ ...built, PUBLIC_BASE_URL: base });
 }
 

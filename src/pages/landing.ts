@@ -78,7 +78,7 @@ function pricing(config: Config): Html {
 }
 
 export function landingPage(config: Config, outputs: ExampleOutputs): Html {
-  const base = config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  const base = config.PUBLIC_BASE_URL;
   const step = outputs['article-to-markdown']?.steps[0];
   const answer = step?.response as
     { markdown?: string; metadata?: { token_count?: number }; fetch_info?: { fetcher_used?: string } } | undefined;

@@ -17,7 +17,7 @@ const PUBLIC_CACHE = { 'cache-control': 'public, max-age=300' };
 const PAGE_SCHEMA = { tags: ['pages'], produces: ['text/html'] };
 
 export const pageRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
-  const base = deps.config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  const base = deps.config.PUBLIC_BASE_URL;
   const outputs = loadOutputs();
   const landing = landingPage(deps.config, outputs);
   const index = examplesIndex(base);

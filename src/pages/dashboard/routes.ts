@@ -36,7 +36,7 @@ const BILLING_NOT_CONFIGURED =
   '(Operators: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.)';
 
 export const dashboardRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
-  const base = deps.config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  const base = deps.config.PUBLIC_BASE_URL;
 
   acceptForms(app, deps.config.PUBLIC_BASE_URL);
 
