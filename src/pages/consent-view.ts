@@ -25,7 +25,14 @@ export function consentPage(base: string, requestId: string, consent: ConsentReq
     html`<h1>Connect ${consent.clientName} to Fetchdown</h1>
       <section class="panel narrow" aria-labelledby="consent-h">
         <h2 id="consent-h">${consent.clientName} asks to use your account</h2>
-        ${consent.clientUrl ? html`<p>It identifies itself as <code>${consent.clientUrl}</code>.</p>` : ''}
+        ${
+          consent.clientUrl
+            ? html`<p>It identifies itself as <code>${consent.clientUrl}</code>.</p>`
+            : html`<p>
+                It registered itself under this name, which no one has checked: allow it only if you just added
+                Fetchdown to that application.
+              </p>`
+        }
         <p>Signed in as <strong>${email}</strong>. If you allow it, it may:</p>
         <ul>
           ${consent.scopes.map((scope) => html`<li>${SCOPE_TEXT[scope] ?? scope}</li>`)}

@@ -81,7 +81,9 @@ describe('an MCP client connects by URL alone (the SDK client in Chromium)', { s
       await page.goto(signInLink(mail).url);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Connect Test Desktop Agent to Fetchdown' }).waitFor();
-      assert.match(await page.locator('main').innerText(), /read web pages, documents and sites[\s\S]*search the web/);
+      const consentText = await page.locator('main').innerText();
+      assert.match(consentText, /registered itself under this name, which no one has checked/);
+      assert.match(consentText, /read web pages, documents and sites[\s\S]*search the web/);
       assert.deepEqual(await accessibilityViolations(page), []);
       const callback = clientSite.nextCallback();
       await page.getByRole('button', { name: 'Allow' }).click();
