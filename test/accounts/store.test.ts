@@ -81,6 +81,7 @@ for (const backend of DATABASES) {
           '0004-anonymous-usage',
           '0005-usage-totals',
           '0006-crawls',
+          '0007-oauth',
         ],
       );
     });
@@ -219,6 +220,7 @@ for (const backend of DATABASES) {
         status: 'ok',
         url_host: i % 5 ? `host${i}.example` : null,
         duration_ms: i % 7,
+        client_id: i % 4 ? null : `https://client${i}.example/oauth.json`,
       });
       for (let i = 0; i < 1234; i++) void credits.record(row(i));
       await credits.flush();
