@@ -74,7 +74,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Fetch several URLs at once',
     description:
       'Fetch 1 to 20 known URLs at once, with the options of fetch_url, each page sized by max_tokens_each or ' +
-      'sharing the default budget of fetch_url. A URL that fails gets its own error.',
+      'sharing the default budget (10,000 tokens unless configured). A URL that fails gets its own error.',
     inputSchema: BatchFetchRequest,
     outputSchema: BatchResult,
     location: 'body',
@@ -86,7 +86,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Search the web and read the results',
     description:
       'Search the web and read the top num_results pages, each trimmed to the passages matching the query, ' +
-      'within max_tokens_each and the default budget of fetch_url. For a question without ' +
+      'within max_tokens_each and the default budget (10,000 tokens unless configured). For a question without ' +
       'a URL; read on with fetch_url and next_cursor.',
     inputSchema: SearchRequest,
     outputSchema: SearchResult,

@@ -87,6 +87,7 @@ export async function runExamples(options: { chromiumPath: string; skip?: string
       stableCursors(
         text
           .replaceAll(site.origin, EXAMPLE_ORIGIN)
+          .replaceAll(encodeURIComponent(site.origin), encodeURIComponent(EXAMPLE_ORIGIN))
           .replaceAll(new URL(site.origin).host, new URL(EXAMPLE_ORIGIN).host)
           .replaceAll(apiKey, EXAMPLE_KEY),
       );
