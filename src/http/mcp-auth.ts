@@ -22,6 +22,7 @@ export function requireMcpCaller(app: FastifyInstance, deps: AppDeps): void {
 
   app.addHook('onRoute', (route) => documentAuth(route, [{ ServiceKey: [] }, { OAuth: [] }], [401, 402, 429]));
   app.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'OPTIONS') return; // a browser's preflight carries no credentials
     const bearer = bearerOf(request);
     const key = presentedKey(request) ?? (bearer?.startsWith(API_KEY_PREFIX) ? bearer : undefined);
     if (key !== undefined) {

@@ -57,6 +57,29 @@ test('a body that is not JSON gets a JSON-RPC parse error', async () => {
   assert.equal(res.body.error.code, -32700);
 });
 
+test('browsers may call /mcp from any origin: the preflight, and the headers a client reads on a 401 and a 200', async () => {
+  const preflight = await api.request('OPTIONS', '/mcp', undefined, {
+    origin: 'https://inspector.example',
+    'access-control-request-method': 'POST',
+    'access-control-request-headers': 'authorization, content-type, mcp-protocol-version',
+  });
+  assert.equal(preflight.status, 204);
+  assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+  assert.match(
+    preflight.headers.get('access-control-allow-headers')!,
+    /authorization.*content-type.*mcp-protocol-version/,
+  );
+  const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+  const accept = { accept: 'application/json, text/event-stream', origin: 'https://inspector.example' };
+  const refused = await api.request('POST', '/mcp', list, accept);
+  assert.equal(refused.status, 401);
+  assert.equal(refused.headers.get('access-control-allow-origin'), '*');
+  assert.match(refused.headers.get('access-control-expose-headers')!, /www-authenticate/);
+  const answered = await api.request('POST', '/mcp', list, { ...accept, ...withKey((await signUp(api)).apiKey) });
+  assert.equal(answered.status, 200);
+  assert.equal(answered.headers.get('access-control-allow-origin'), '*');
+});
+
 test('GET and DELETE /mcp are 405: the endpoint is stateless', async () => {
   for (const method of ['GET', 'DELETE']) {
     const res = await api.request(method, '/mcp', undefined, withKey((await signUp(api)).apiKey));

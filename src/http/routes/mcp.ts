@@ -15,6 +15,17 @@ const UNPARSABLE = Symbol('unparsable');
 
 const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
 
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'www-authenticate, mcp-session-id, mcp-protocol-version, x-request-id',
+};
+const PREFLIGHT_HEADERS = {
+  'access-control-allow-methods': 'POST, GET, DELETE',
+  'access-control-allow-headers':
+    'authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id, x-service-key',
+  'access-control-max-age': '86400',
+};
+
 /** The operations a caller may run: a connected application without the search scope cannot search. */
 function withinScopes(operations: AgentOperations, caller: Caller): AgentOperations {
   if (caller.kind !== 'account' || !caller.scopes || caller.scopes.includes('search')) return operations;
@@ -33,6 +44,17 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ deps: AppDeps }> = async (ap
       done(null, UNPARSABLE);
     }
   });
+
+  // Clients that run in a browser (a web MCP inspector, a web agent) may call from any origin: credentials here are
+  // bearer tokens and keys, never cookies, so no site can act for a user who did not hand it a token. They read the
+  // headers an MCP client needs (the 401's WWW-Authenticate among them).
+  // On the raw response: the POST handler answers on it directly (hijacked), and Fastify's own answers merge them.
+  app.addHook('onRequest', async (_request, reply) => {
+    for (const [name, value] of Object.entries(CORS_HEADERS)) reply.raw.setHeader(name, value);
+  });
+  app.options('/mcp', { schema: { hide: true } }, async (_request, reply) =>
+    reply.code(204).headers(PREFLIGHT_HEADERS).send(),
+  );
 
   // An API key or an OAuth access token (never the anonymous tier: an MCP client signs in when it is told to), billed
   // as on /fetch; the tools run the operations for that caller.
