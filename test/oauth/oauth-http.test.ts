@@ -2,6 +2,7 @@
 // document, the code flow with PKCE and consent, tokens on /mcp billed to the account under the client's name,
 // refresh rotation, revocation, and the RFC's error for every malformed or refused request (never a 500).
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { signIn, signUp } from '../helpers/accounts.js';
 import {
@@ -172,6 +173,38 @@ describe('OAuth for the remote MCP endpoint, over HTTP', () => {
     });
     assert.equal(res.body.result.isError, true);
     assert.match(res.body.result.content[0].text, /^Error 403 insufficient_scope: /);
+  });
+
+  test('codes and tokens are stored as SHA-256 only: no table holds one as given', async () => {
+    const { client_id } = await register('Stored Hashed');
+    const { verifier, challenge } = pkcePair();
+    const asked = await authorize(api, {
+      response_type: 'code',
+      client_id,
+      redirect_uri: client.redirectUri,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    const code = (await consent(api, asked.location!, cookie)).searchParams.get('code')!;
+    const exchanged = await postForm(api, '/oauth/token', {
+      grant_type: 'authorization_code',
+      client_id,
+      code,
+      code_verifier: verifier,
+    });
+    const secrets = [code, exchanged.body.access_token, exchanged.body.refresh_token] as string[];
+    const { db } = api.services.store;
+    const tables = await Promise.all([
+      db.selectFrom('oauth_authorizations').selectAll().execute(),
+      db.selectFrom('oauth_tokens').selectAll().execute(),
+      db.selectFrom('oauth_grants').selectAll().execute(),
+      db.selectFrom('oauth_clients').selectAll().execute(),
+    ]);
+    const stored = JSON.stringify(tables);
+    for (const secret of secrets) {
+      assert.ok(!stored.includes(secret), 'a secret is stored as given');
+      assert.ok(stored.includes(createHash('sha256').update(secret).digest('hex')), 'its hash is what is kept');
+    }
   });
 
   test('refresh tokens rotate; an old one presented again revokes the connection', async () => {
