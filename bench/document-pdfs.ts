@@ -5,10 +5,10 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { createRetriedBrowser } from './retried-browser.js';
 
 const CACHE_DIR = fileURLToPath(new URL('../.bench-tmp/documents/', import.meta.url));
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 const HEADER =
   '<div style="font: 8px sans-serif; width: 100%; margin: 0 1.6cm; color: #555">Fetchdown document benchmark</div>';
@@ -76,29 +76,16 @@ export interface Printer {
 
 export function createPrinter(): Printer {
   mkdirSync(CACHE_DIR, { recursive: true });
-  let browser: Promise<Browser> | undefined;
+  const browser = createRetriedBrowser();
   return {
     async print(html) {
       const key = createHash('sha256').update(JSON.stringify(PRINT)).update(html).digest('hex').slice(0, 32);
       const file = `${CACHE_DIR}${key}.pdf`;
       if (existsSync(file)) return { pdf: readFileSync(file), printed: false };
-      for (let attempt = 1; ; attempt++) {
-        browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--disable-gpu'] });
-        try {
-          const pdf = await printOnce(await browser, html);
-          writeFileSync(file, pdf);
-          return { pdf, printed: true };
-        } catch (error) {
-          // A renderer that crashed or hung (seen on a loaded machine): a new browser, once.
-          const old = browser;
-          browser = undefined;
-          await (await old).close().catch(() => undefined);
-          if (attempt === 2) throw error;
-        }
-      }
+      const pdf = await browser.run((chromium) => printOnce(chromium, html));
+      writeFileSync(file, pdf);
+      return { pdf, printed: true };
     },
-    async close() {
-      if (browser) await (await browser).close();
-    },
+    close: () => browser.close(),
   };
 }

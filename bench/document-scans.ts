@@ -2,9 +2,9 @@
 // lays the HTML out at A4's width (794 CSS pixels) with 150/96 device pixels to each, and each A4-high slice is one
 // page's PNG, the last one whole; the same pages as an image-only PDF (pdfkit), with no text layer.
 import PDFDocument from 'pdfkit';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { createRetriedBrowser } from './retried-browser.js';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const A4 = { width: 794, height: 1123 };
 const DPI_SCALE = 150 / 96;
 
@@ -35,25 +35,10 @@ async function scanOnce(browser: Browser, html: string, maxPages: number): Promi
 }
 
 export function createScanner(): Scanner {
-  let browser: Promise<Browser> | undefined;
+  const browser = createRetriedBrowser();
   return {
-    async scan(html, maxPages) {
-      for (let attempt = 1; ; attempt++) {
-        browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--disable-gpu'] });
-        try {
-          return await scanOnce(await browser, html, maxPages);
-        } catch (error) {
-          // A renderer that crashed (a long page at 150 dpi, on a loaded machine): a new browser, once.
-          const old = browser;
-          browser = undefined;
-          await (await old).close().catch(() => undefined);
-          if (attempt === 2) throw error;
-        }
-      }
-    },
-    async close() {
-      if (browser) await (await browser).close();
-    },
+    scan: (html, maxPages) => browser.run((chromium) => scanOnce(chromium, html, maxPages)),
+    close: () => browser.close(),
   };
 }
 
