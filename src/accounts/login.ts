@@ -8,7 +8,7 @@ import type { Clock } from './clock.js';
 import type { Grants } from './credits/grants.js';
 import type { Keys } from './keys.js';
 import { apiKeyMessage, signInMessage } from './messages.js';
-import { equalSecrets, generateSecret, hashSecret } from './secrets.js';
+import { equalDigests, generateSecret, hashSecret } from './secrets.js';
 
 export const MAGIC_LINK_TTL_MS = 15 * 60_000;
 export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
@@ -137,7 +137,7 @@ export function createLogin(deps: {
       .select(['token_hash', 'used_at', 'expires_at'])
       .where('token_hash', '=', tokenHash)
       .executeTakeFirst();
-    if (!row || !equalSecrets(row.token_hash, tokenHash)) return { ok: false, reason: 'unknown' };
+    if (!row || !equalDigests(row.token_hash, tokenHash)) return { ok: false, reason: 'unknown' };
     if (row.used_at !== null) return { ok: false, reason: 'used' };
     if (row.expires_at <= now) return { ok: false, reason: 'expired' };
     return { ok: false, reason: 'unknown' };
@@ -155,7 +155,7 @@ export function createLogin(deps: {
       .where('used_at', 'is', null)
       .where('expires_at', '>', now)
       .executeTakeFirst();
-    if (row && equalSecrets(row.token_hash, tokenHash)) return { ok: true, accountId: row.account_id };
+    if (row && equalDigests(row.token_hash, tokenHash)) return { ok: true, accountId: row.account_id };
     return explain(tokenHash, now);
   }
 
@@ -203,7 +203,7 @@ export function createLogin(deps: {
       .select(['sessions.id as session_id', 'sessions.token_hash', 'sessions.expires_at'])
       .where('sessions.token_hash', '=', tokenHash)
       .executeTakeFirst();
-    if (!row || !equalSecrets(row.token_hash, tokenHash)) return { ok: false, reason: 'unknown' };
+    if (!row || !equalDigests(row.token_hash, tokenHash)) return { ok: false, reason: 'unknown' };
     if (row.expires_at <= clock.now()) return { ok: false, reason: 'expired' };
     const { session_id, token_hash: _hash, expires_at: _expires, ...account } = row;
     return { ok: true, account, sessionId: session_id };

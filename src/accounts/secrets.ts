@@ -19,6 +19,14 @@ export function equalSecrets(a: string, b: string): boolean {
   return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 }
 
+/**
+ * Constant-time equality of two hex SHA-256 digests (what the store keeps): no hashing again, as both are of one
+ * length already.
+ */
+export function equalDigests(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a, 'latin1'), Buffer.from(b, 'latin1'));
+}
+
 /** Shape check before any database work: a prefixed API key of the length we issue. */
 export function looksLikeApiKey(value: string): boolean {
   return value.startsWith(API_KEY_PREFIX) && /^[A-Za-z0-9_-]{43,128}$/.test(value.slice(API_KEY_PREFIX.length));

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import {
   API_KEY_PREFIX,
+  equalDigests,
   equalSecrets,
   generateSecret,
   hashSecret,
@@ -34,4 +35,8 @@ test('secrets are stored as SHA-256 hex and compared in constant time', () => {
   assert.equal(equalSecrets('same', 'Same'), false);
   assert.equal(equalSecrets('short', 'a much longer value'), false, 'different lengths do not throw');
   assert.equal(equalSecrets('', ''), true);
+  const digest = hashSecret('key');
+  assert.equal(equalDigests(digest, hashSecret('key')), true);
+  assert.equal(equalDigests(digest, hashSecret('other key')), false);
+  assert.equal(equalDigests(digest, digest.slice(1)), false, 'different lengths do not throw');
 });
