@@ -4,7 +4,7 @@ import type { Cache } from '../cache/types.js';
 import type { Store } from '../store/db.js';
 import type { Account, Database } from '../store/types.js';
 import type { Clock } from './clock.js';
-import { API_KEY_PREFIX, equalSecrets, generateSecret, hashSecret, looksLikeApiKey } from './secrets.js';
+import { API_KEY_PREFIX, equalDigests, generateSecret, hashSecret, looksLikeApiKey } from './secrets.js';
 
 /** last_used_at is written at most this often per key, so a busy key costs no write per request. */
 export const LAST_USED_INTERVAL_MS = 60_000;
@@ -45,6 +45,7 @@ type KeyRow = Account & { key_id: number; key_hash: string; revoked_at: number |
 export function createKeys(deps: { store: Store; clock: Clock; maxKeysPerAccount: number; verified: Cache }) {
   const { store, clock, maxKeysPerAccount, verified } = deps;
   const lastWritten = new Map<number, number>();
+  const checks = new WeakMap<KeyRow, ApiKeyCheck & { ok: true }>();
 
   /** Creates a key for an account; `db` may be a transaction so sign-up creates account and key together. */
   async function issueKey(db: Kysely<Database>, accountId: number, label: string | null): Promise<IssuedKey> {
@@ -147,12 +148,21 @@ export function createKeys(deps: { store: Store; clock: Clock; maxKeysPerAccount
     const kept = await verified.get<KeyRow>(keyHash).catch(() => null);
     const row = kept?.value ?? (await lookUp(keyHash));
     // The lookup is by hash; the comparison that decides is constant-time all the same.
-    if (!row || !equalSecrets(row.key_hash, keyHash)) return { ok: false, reason: 'unknown' };
+    if (!row || !equalDigests(row.key_hash, keyHash)) return { ok: false, reason: 'unknown' };
     if (row.revoked_at !== null) return { ok: false, reason: 'revoked' };
     if (!kept) await verified.set(keyHash, row, VERIFIED_KEY_TTL_SECONDS).catch(() => undefined);
     await touch(row);
-    const { key_id, key_hash: _hash, revoked_at: _revoked, last_used_at: _used, ...account } = row;
-    return { ok: true, account, keyId: key_id };
+    return checkOf(row);
+  }
+
+  /** The check of a kept row, made once per row kept in memory rather than once per request. */
+  function checkOf(row: KeyRow): ApiKeyCheck & { ok: true } {
+    let check = checks.get(row);
+    if (!check) {
+      const { key_id, key_hash: _hash, revoked_at: _revoked, last_used_at: _used, ...account } = row;
+      checks.set(row, (check = { ok: true, account, keyId: key_id }));
+    }
+    return check;
   }
 
   function lookUp(keyHash: string): Promise<KeyRow | undefined> {
