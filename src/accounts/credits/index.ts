@@ -111,8 +111,14 @@ export function createCredits(deps: {
    * index on it then grows at its end; random UUIDs put each row on a page of its own, 4 page writes a request on
    * SQLite (strace: 27,805 pwrite64 for 6,633 keyed requests, against 2,170 for 4,580 anonymous ones).
    */
-  const nextRequestId = () =>
-    `${clock.now().toString(36).padStart(9, '0')}-${holder.slice(0, 13)}-${(sequence++).toString(36)}`;
+  const holderPart = `-${holder.slice(0, 13)}-`;
+  let stampedAt = -1;
+  let stamp = '';
+  const nextRequestId = () => {
+    const now = clock.now();
+    if (now !== stampedAt) stamp = (stampedAt = now).toString(36).padStart(9, '0') + holderPart;
+    return stamp + (sequence++).toString(36);
+  };
   const writer = createLedgerWriter(store);
   const leaseStore = createLeaseStore({ store, plans, writer });
   const grants = createGrants(store);
@@ -306,7 +312,7 @@ export function createCredits(deps: {
     reservation: Reservation,
     settlement: Settlement,
   ): Promise<{ charged: number; keep(delivered: boolean): void }> {
-    const { price, ...details } = settlement;
+    const { price } = settlement;
     const { lease } = reservation;
     const priceMillis = reservation.counted ? price.fetchMillis : price.millis;
     const held = reservation.fromAllowance + reservation.fromBalance;
@@ -327,16 +333,24 @@ export function createCredits(deps: {
         lease.heldAllowance -= keepAllowance;
         lease.heldBalance -= keepBalance;
       }
+      // Written out rather than spread, as in record().
       const row: NewLedgerRow = {
-        ...details,
-        status: delivered ? details.status : 'undelivered',
         account_id: lease.accountId,
+        key_id: settlement.key_id,
+        operation: settlement.operation,
+        fetcher: settlement.fetcher,
         credits_millis: delivered ? charged : 0,
         balance_millis: delivered ? keepBalance : 0,
+        cache_hit: settlement.cache_hit,
+        tokens: settlement.tokens,
+        status: delivered ? settlement.status : 'undelivered',
+        url_host: settlement.url_host,
+        duration_ms: settlement.duration_ms,
         at: clock.now(),
         credited_millis: 0,
         item_key: null,
         request_id: reservation.requestId,
+        client_id: settlement.client_id ?? null,
       };
       try {
         if (delivered && charged > 0) journal.keep(lease.id, row);

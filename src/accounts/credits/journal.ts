@@ -2,7 +2,8 @@
 // between leaves its charges here, and whoever settles its leases writes them (leases.ts). Rows are kept by lease.
 // The copy that counts is a file per lease, appended before anything else happens (a killed process does not undo
 // what the kernel has), in a folder of this process's own, which its successor on the same port reads at start. With
-// Redis, a copy goes there too, so that any process can settle the leases of one whose machine is gone.
+// Redis, a copy goes there too (at the end of the event loop's turn), so that any process can settle the leases of one
+// whose machine is gone.
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
@@ -31,6 +32,20 @@ export function createSpendJournal(options: { dir: string; redis?: Redis }): Spe
   const fileOf = (leaseId: string) => join(dir, `${leaseId.replace(/[^\w-]/g, '')}.jsonl`);
   const keyOf = (leaseId: string) => `fetchdown:journal:${leaseId}`;
 
+  /** Rows for the shared copy, by lease: sent once per turn of the event loop, a command per lease, not per charge. */
+  let sharing = new Map<string, Record<string, string>>();
+  function share(leaseId: string, requestId: string, line: string): void {
+    if (sharing.size === 0) setImmediate(sendShared);
+    let rows = sharing.get(leaseId);
+    if (!rows) sharing.set(leaseId, (rows = {}));
+    rows[requestId] = line;
+  }
+  function sendShared(): void {
+    const batch = sharing;
+    sharing = new Map();
+    for (const [leaseId, rows] of batch) redis!.hset(keyOf(leaseId), rows).catch(() => undefined);
+  }
+
   function readFile(leaseId: string): NewLedgerRow[] {
     let text: string;
     try {
@@ -57,7 +72,7 @@ export function createSpendJournal(options: { dir: string; redis?: Redis }): Spe
       let fd = files.get(leaseId);
       if (fd === undefined) files.set(leaseId, (fd = openSync(fileOf(leaseId), 'a')));
       writeSync(fd, `${line}\n`);
-      redis?.hset(keyOf(leaseId), row.request_id!, line).catch(() => undefined);
+      if (redis) share(leaseId, row.request_id!, line);
     },
     forget(leaseId, requestIds) {
       if (redis && requestIds.length > 0) redis.hdel(keyOf(leaseId), ...requestIds).catch(() => undefined);
