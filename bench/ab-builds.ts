@@ -5,6 +5,7 @@
 // min / median / max, with the load average before and after.
 // `npm run bench:ab -- --production`: this checkout twice, the production set-up (CACHE_URL on Redis, DATABASE_URL on
 // Postgres, from BENCH_REDIS_URL and BENCH_DATABASE_URL or the local defaults) against the embedded default.
+// BENCH_KEYED=1: every request with the API key of a paying account of its server (the path a customer takes).
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import pg from 'pg';
@@ -22,11 +23,18 @@ interface Server {
   name: string;
   app: string;
   pid: number;
+  /** With BENCH_KEYED: the key every request to it sends. */
+  key?: string;
   stop(): void;
 }
 
 async function start(name: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = await startServerChild<{ app: string; pid: number }>('bench/servers.ts', [], ['app', 'pid'], { env });
+  const child = await startServerChild<{ app: string; pid: number; key?: string }>(
+    'bench/servers.ts',
+    [],
+    ['app', 'pid'],
+    { env },
+  );
   return { name, ...child.addresses, stop: child.stop };
 }
 
@@ -54,7 +62,8 @@ await (production ? withSchema : (run: (url: string) => Promise<void>) => run(''
     : await start(`other checkout (${other})`, { BENCH_API_ROOT: resolve(other) });
   const site = await startServingSite();
   const body = JSON.stringify({ url: `${site.origin}/answer` });
-  const window = (server: Server, ms = WINDOW_MS) => loadWindow(server.app, server.pid, body, ms);
+  const window = (server: Server, ms = WINDOW_MS) =>
+    loadWindow(server.app, server.pid, body, ms, { headers: server.key ? { 'x-service-key': server.key } : {} });
   try {
     const before = loadAverage();
     for (const server of [a, b]) await window(server, WINDOW_MS / 2); // the first fetch, then JIT warm-up
@@ -65,6 +74,7 @@ await (production ? withSchema : (run: (url: string) => Promise<void>) => run(''
     const describe = (s: Server, ws: { rate: number; cpu: number }[]) =>
       `${s.name}: ${median(ws.map((w) => w.rate)).toFixed(0)} req/s, ` +
       `${median(ws.map((w) => w.cpu)).toFixed(1)} µs CPU per request (medians)`;
+    console.log(process.env.BENCH_KEYED ? "keyed: every request with a paying account's API key" : 'anonymous');
     console.log(describe(a, runs.a));
     console.log(describe(b, runs.b));
     console.log(

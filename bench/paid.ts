@@ -18,14 +18,13 @@
 // run (exit 1).
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { buildIfStale } from '../test/helpers/build.js';
+import { PAYING_ENV, payingKey } from './accounts.js';
 import { freePort, killAll, sleep } from '../test/topology/children.js';
 import { missingTools, startApi, startRedis, tempDir } from '../test/topology/stack.js';
-import { newAccount, startTopology, type Queryable, type Topology } from '../test/topology/topology.js';
+import { newAccount, startTopology, type Topology } from '../test/topology/topology.js';
 import {
   CONNECTIONS,
   loadAverage,
@@ -56,8 +55,7 @@ const STATS_SETTLE_MS = 11_000;
 const ENV = {
   FETCH_ALLOW_PRIVATE_NETWORKS: '1',
   RATE_LIMIT_ANONYMOUS: String(2 ** 40),
-  RATE_LIMIT_SCALE: String(2 ** 40),
-  SCALE_MONTHLY_CREDITS: String(10 ** 9),
+  ...PAYING_ENV,
 };
 
 interface Side {
@@ -69,20 +67,6 @@ interface Side {
   /** Over its measured windows (not the warm-ups): CPU µs by part, and requests served. */
   cpu: Record<string, number>;
   served: number;
-}
-
-/** newAccount's queries ($1, $2… as pg writes them) on the embedded default's SQLite file. */
-function sqliteQueryable(file: string): Queryable & { close(): void } {
-  const db = new SqliteDatabase(file);
-  db.pragma('busy_timeout = 5000');
-  return {
-    query: async <R extends object>(text: string, values: unknown[]) => {
-      const statement = db.prepare(text.replace(/\$(\d+)/g, '@p$1'));
-      const params = Object.fromEntries(values.map((value, i) => [`p${i + 1}`, value]));
-      return { rows: statement.reader ? (statement.all(params) as R[]) : (statement.run(params), []) };
-    },
-    close: () => db.close(),
-  };
 }
 
 async function redisPid(url: string): Promise<number> {
@@ -136,9 +120,7 @@ try {
 
   // One account in each database, on the scale plan; the production set-ups share theirs (one key over both).
   const paying = await newAccount(two, 'scale');
-  const sqlite = sqliteQueryable(join(dataDir, 'accounts.sqlite'));
-  const payingEmbedded = await newAccount({ lb: embedded.base, db: sqlite }, 'scale');
-  sqlite.close();
+  const embeddedKey = { 'x-service-key': await payingKey(embedded.base, dataDir) };
 
   const shared = { postgres: [postmaster], redis: [await redisPid(redis.url)] };
   const topologyParts = (t: Topology) => ({
@@ -158,7 +140,6 @@ try {
   const twoProcesses = side('production set-up, 2 API processes, keyed', two.lb, keyed, topologyParts(two));
   const oneProcess = side('production set-up, 1 API process, keyed', one.lb, keyed, topologyParts(one));
   const embeddedApi = { api: [embedded.child.process.pid!] };
-  const embeddedKey = { 'x-service-key': payingEmbedded.apiKey };
   const embeddedKeyed = side('embedded default, keyed', embedded.base, embeddedKey, embeddedApi);
   const embeddedAnonymous = side('embedded default, anonymous', embedded.base, {}, embeddedApi);
 

@@ -6,6 +6,7 @@ import { buildIfStale } from '../test/helpers/build.js';
 import { startFixtureSite } from '../test/helpers/fixture-site.js';
 import { freePort, killAll } from '../test/topology/children.js';
 import { startApi, tempDir } from '../test/topology/stack.js';
+import { PAYING_ENV, payingKey } from './accounts.js';
 
 const site = await startFixtureSite();
 buildIfStale();
@@ -19,13 +20,15 @@ process.on('exit', () => {
 // The configuration we ship (log level, embedded cache, metering, rate limiting), except what a loopback benchmark
 // needs: the fixture site is on 127.0.0.1, and the anonymous limit is counted as usual but set too high to refuse.
 // CACHE_URL and DATABASE_URL, when set, give the production set-up (`npm run bench:ab -- --production`);
-// BENCH_API_ROOT, another checkout whose build (dist/main.js) is served instead of this one's (`npm run bench:ab`).
-const { CACHE_URL, DATABASE_URL, BENCH_API_ROOT } = process.env;
+// BENCH_API_ROOT, another checkout whose build (dist/main.js) is served instead of this one's (`npm run bench:ab`);
+// BENCH_KEYED, an API key of a paying account is printed too, for load with a key (`BENCH_KEYED=1 npm run bench:ab`).
+const { CACHE_URL, DATABASE_URL, BENCH_API_ROOT, BENCH_KEYED } = process.env;
 const api = await startApi(
   await freePort(),
   {
     FETCH_ALLOW_PRIVATE_NETWORKS: '1',
     RATE_LIMIT_ANONYMOUS: String(2 ** 40),
+    ...(BENCH_KEYED ? PAYING_ENV : {}),
     ...(CACHE_URL ? { CACHE_URL } : {}),
     ...(DATABASE_URL ? { DATABASE_URL } : {}),
   },
@@ -38,6 +41,8 @@ const primed = await fetch(`${api.base}/fetch`, {
   body: JSON.stringify({ url: site.url('/article') }),
 });
 
+const key = BENCH_KEYED ? await payingKey(api.base, DATA_DIR, DATABASE_URL) : undefined;
+
 process.stdout.write(
-  JSON.stringify({ app: api.base, site: site.origin, primed: primed.status, pid: api.child.process.pid }) + '\n',
+  JSON.stringify({ app: api.base, site: site.origin, primed: primed.status, pid: api.child.process.pid, key }) + '\n',
 );
