@@ -113,13 +113,13 @@ function authenticate(
 }
 
 /**
- * The answer's delivery: it has left once Node handed the whole response to the network, and cannot when the
- * connection closed first. A response emits 'close' in both cases (after 'finish' when it was sent), so one listener
- * tells which. Charges wait for it, so a caller who never got the answer is not charged.
+ * The answer's delivery: it has left once Node handed the whole response to the network ('finish'), and cannot when
+ * the connection closed first. Charges wait for it, so a caller who never got the answer is not charged.
  */
 export function deliveryOf(reply: FastifyReply): Delivery {
   const raw = reply.raw;
   const delivery = createDelivery();
+  raw.once('finish', () => delivery.end(true));
   raw.once('close', () => delivery.end(raw.writableFinished));
   return delivery;
 }
