@@ -109,9 +109,9 @@ try {
   const redis = await startRedis();
   cleanups.push(() => redis.stop());
   const production = { ...ENV, DATABASE_URL: databaseUrl.href, CACHE_URL: redis.url };
-  const two = await startTopology({ processes: 2, env: production });
+  const two = await startTopology({ processes: 2, env: production, bufferedLog: true });
   cleanups.push(() => two.close());
-  const one = await startTopology({ processes: 1, env: production });
+  const one = await startTopology({ processes: 1, env: production, bufferedLog: true });
   cleanups.push(() => one.close());
   const dataDir = tempDir('paid-embedded');
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -199,8 +199,12 @@ export interface Nginx {
   dir: string;
 }
 
-/** Renders deploy/nginx/fetchdown.conf.template for these ports inside a minimal nginx.conf, and starts nginx. */
-export async function startNginx(upstreamPorts: number[]): Promise<Nginx> {
+/**
+ * Renders deploy/nginx/fetchdown.conf.template for these ports inside a minimal nginx.conf, and starts nginx.
+ * `bufferedLog`: the access log written in 64 KiB blocks at most a second late, as docs/operations.md advises for
+ * production (the benchmarks); the tests read it as it happens.
+ */
+export async function startNginx(upstreamPorts: number[], bufferedLog = false): Promise<Nginx> {
   const dir = tempDir('nginx');
   const port = await freePort();
   const servers = upstreamPorts.map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n    ');
@@ -221,7 +225,7 @@ export async function startNginx(upstreamPorts: number[]): Promise<Nginx> {
       `  ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join(' ')}`,
       // When each request started and ended, which processes it went to, and what they and the client got.
       "  log_format topology '$msec|$request_time|$upstream_addr|$upstream_status|$status|$request_method|$uri';",
-      `  access_log ${join(dir, 'access.log')} topology;`,
+      `  access_log ${join(dir, 'access.log')} topology${bufferedLog ? ' buffer=64k flush=1s' : ''};`,
       `  include ${join(dir, 'fetchdown.conf')};`,
       '}',
     ].join('\n'),

@@ -20,14 +20,19 @@ export interface Topology {
   close(): Promise<void>;
 }
 
-export async function startTopology(options: { processes: number; env: Record<string, string> }): Promise<Topology> {
+export async function startTopology(options: {
+  processes: number;
+  env: Record<string, string>;
+  /** nginx's access log buffered, as production runs it (startNginx). */
+  bufferedLog?: boolean;
+}): Promise<Topology> {
   const dir = tempDir('api');
   const ports = await Promise.all(Array.from({ length: options.processes }, () => freePort()));
   const start = (i: number) => startApi(ports[i]!, options.env, join(dir, `p${i}`));
   // The first process runs the migrations alone; the others then start together.
   const apis: ApiProcess[] = [await start(0)];
   apis.push(...(await Promise.all(ports.slice(1).map((_, i) => start(i + 1)))));
-  const nginx = await startNginx(ports);
+  const nginx = await startNginx(ports, options.bufferedLog);
   const db = new pg.Pool({ connectionString: options.env.DATABASE_URL, max: 2 });
   db.on('error', () => undefined); // the Postgres-restart test cuts these connections too
   return {
