@@ -114,7 +114,8 @@ function authenticate(
 
 /**
  * The answer's delivery: it has left once Node handed the whole response to the network ('finish'), and cannot when
- * the connection closed first. Charges wait for it, so a caller who never got the answer is not charged.
+ * the connection closed first. Charges wait for it, so a caller who never got the answer is not charged. Both events,
+ * as a response made by app.inject (the dashboard's calls) emits 'finish' and no 'close'.
  */
 export function deliveryOf(reply: FastifyReply): Delivery {
   const raw = reply.raw;
