@@ -11,7 +11,9 @@ import { normaliseHtml, parseDocument, stripInertMarkup } from '../../src/extrac
  * Linear, not quadratic: the same pass on an input 8 times as long costs about 8 times the CPU, where a backtracking
  * pass costs 64 times; the bound sits between the two (their geometric mean), as garbage collection on a loaded
  * machine pushed linear passes to 2.3 times their ratio at 4×. CPU time (not wall time), the least of five runs, and
- * a ratio within one run: what the rest of a loaded machine does cancels out.
+ * a ratio within one run: what the rest of a loaded machine does cancels out. A ratio over the bound is measured
+ * again, up to three times: a collection landing in the large runs once pushed a pass that measures 14–16× to 25.7×
+ * (a fresh-clone CI run), while a quadratic pass is over the bound every time.
  */
 function assertLinear(name: string, run: (scale: number) => unknown): void {
   const cpu = (scale: number) => {
@@ -24,8 +26,9 @@ function assertLinear(name: string, run: (scale: number) => unknown): void {
     }
     return Math.max(least, 1_000); // below a millisecond, timer resolution decides; such a pass is fast either way
   };
-  const ratio = cpu(8) / cpu(1);
-  assert.ok(ratio < 22, `${name}: 8× the input took ${ratio.toFixed(1)}× the CPU`);
+  let ratio = Infinity;
+  for (let attempt = 0; attempt < 3 && ratio >= 22; attempt++) ratio = Math.min(ratio, cpu(8) / cpu(1));
+  assert.ok(ratio < 22, `${name}: 8× the input took ${ratio.toFixed(1)}× the CPU (the least of three tries)`);
 }
 
 test('string passes stay linear on pathological input', () => {
