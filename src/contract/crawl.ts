@@ -169,7 +169,8 @@ export const CrawlStatus = Type.Object({
     description:
       'Why it stopped: done (nothing left in scope), limit, credits_exhausted, byte_cap, account_byte_cap ' +
       "(the account's kept crawls reached CRAWL_ACCOUNT_MAX_BYTES), cancelled, or " +
-      'start_failed with `error`.',
+      'start_failed with `error`. A crawl that stops for credits or bytes is still `running`, with its reason, until ' +
+      'the pages being read finish: once `completed`, its counts and pages are final.',
   }),
   error: Type.Union([Type.String(), Type.Null()]),
   created_at: Type.String(),

@@ -107,6 +107,21 @@ export function createCrawlStore(store: Store) {
     },
 
     /**
+     * Stops a running crawl from taking pages, for `reason` (the first reason stays): it starts and discovers none, and
+     * turns completed when the pages being read have finished. False when it was not running or had stopped already.
+     */
+    async stopTaking(id: string, reason: string): Promise<boolean> {
+      const result = await db
+        .updateTable('crawls')
+        .set({ stop_reason: reason })
+        .where('id', '=', id)
+        .where('status', '=', 'running')
+        .where('stop_reason', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /**
      * Adds the URLs the crawl has not seen, while it runs and has room under its page limit and, for a URL with a
      * query, while its path has fewer than `maxQueryVariants` URLs with a query (a path with endless query strings is
      * a trap: /search?q=1, ?q=2 …). The rows are the count every worker shares, read in the same transaction. Says
@@ -117,12 +132,13 @@ export function createCrawlStore(store: Store) {
       return store.transaction(async (trx) => {
         const crawl = await trx
           .selectFrom('crawls')
-          .select(['discovered', 'page_limit', 'status'])
+          .select(['discovered', 'page_limit', 'status', 'stop_reason'])
           .where('id', '=', id)
           .$if(store.dialect === 'postgres', (q) => q.forUpdate())
           .executeTakeFirstOrThrow();
-        // A crawl that stopped (cancelled, out of credits, done) discovers nothing more.
-        if (crawl.status !== 'queued' && crawl.status !== 'running') return { added: [], full: false };
+        // A crawl that stopped or is stopping (cancelled, out of credits, done) discovers nothing more.
+        if ((crawl.status !== 'queued' && crawl.status !== 'running') || crawl.stop_reason !== null)
+          return { added: [], full: false };
         const room = crawl.page_limit - crawl.discovered;
         const seen = new Set(
           (

@@ -105,13 +105,16 @@ export function createCrawlWorker(deps: CrawlWorkerDeps) {
     await queue.add(added.map((page) => pageJob(crawlId, page.url)));
   }
 
-  /** Ends a crawl with no page left unfinished: completed (done, or the page limit reached) unless it stopped. */
+  /**
+   * Ends a crawl with no page left unfinished: completed for the reason it stopped taking pages, else done or the page
+   * limit reached. Its counts, pages and charges are final once it says so.
+   */
   async function completeIfDone(crawlId: string) {
     if ((await crawls.unfinished(crawlId)) > 0) return;
     const crawl = await crawls.get(crawlId);
     if (!crawl) return;
-    const stopReason = crawl.discovered >= crawl.page_limit ? 'limit' : 'done';
-    if (crawl.fetched === 0 && crawl.failed > 0 && crawl.discovered === crawl.failed) {
+    const stopReason = crawl.stop_reason ?? (crawl.discovered >= crawl.page_limit ? 'limit' : 'done');
+    if (!crawl.stop_reason && crawl.fetched === 0 && crawl.failed > 0 && crawl.discovered === crawl.failed) {
       const first = (await crawls.pagesAfter(crawlId, ['failed'], 0, 1))[0];
       const error = `the start page could not be read: ${first?.detail ?? 'no page answered'}`;
       if (
@@ -124,11 +127,14 @@ export function createCrawlWorker(deps: CrawlWorkerDeps) {
       await emit({ ...crawl, status: 'completed' }, 'crawl.completed', { stop_reason: stopReason });
   }
 
-  /** Stops a running crawl for `reason`: pages in flight finish; queued ones are skipped as their jobs come. */
-  async function stop(crawl: NonNullable<CrawlRow>, reason: string) {
-    if (await crawls.setStatus(crawl.id, ['running'], 'completed', { stopReason: reason, now: deps.now() }))
-      await emit(crawl, 'crawl.completed', { stop_reason: reason });
-  }
+  /**
+   * Stops a running crawl for `reason`: queued pages are skipped as their jobs come, pages in flight finish, and the
+   * last of them completes it (completeIfDone), so that a completed crawl's counts never move again.
+   */
+  const stop = (crawl: NonNullable<CrawlRow>, reason: string) => crawls.stopTaking(crawl.id, reason);
+  /** Whether a crawl starts pages: running, and not stopping. */
+  const taking = (crawl: CrawlRow): crawl is NonNullable<CrawlRow> =>
+    crawl?.status === 'running' && crawl.stop_reason === null;
 
   async function readPage(crawlId: string, url: string): Promise<JobOutcome> {
     let crawl = await crawls.get(crawlId);
@@ -137,9 +143,9 @@ export function createCrawlWorker(deps: CrawlWorkerDeps) {
       crawl = { ...crawl, status: 'running' };
       await emit(crawl, 'crawl.started', { url: crawl.url });
     }
-    if (crawl.status !== 'running') {
+    if (!taking(crawl)) {
       await crawls.finish(crawlId, url, 'skipped', {});
-      return;
+      return completeIfDone(crawlId);
     }
     const options = JSON.parse(crawl.options) as CrawlOptions;
     const target = new URL(url);
@@ -163,11 +169,8 @@ export function createCrawlWorker(deps: CrawlWorkerDeps) {
     try {
       // Read again once the page and its host are this job's: a crawl cancelled (or stopped) meanwhile starts nothing.
       const current = await crawls.get(crawlId);
-      if (current?.status !== 'running') {
-        await crawls.finish(crawlId, url, 'skipped', {});
-        return;
-      }
-      await readClaimed(current, options, url, claim.depth);
+      if (taking(current)) await readClaimed(current, options, url, claim.depth);
+      else await crawls.finish(crawlId, url, 'skipped', {});
     } finally {
       await entered.release();
     }
