@@ -82,6 +82,7 @@ for (const backend of DATABASES) {
           '0005-usage-totals',
           '0006-crawls',
           '0007-oauth',
+          '0008-ledger-at-index',
         ],
       );
     });

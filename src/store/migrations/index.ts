@@ -8,6 +8,7 @@ import * as m0004 from './0004-anonymous-usage.js';
 import * as m0005 from './0005-usage-totals.js';
 import * as m0006 from './0006-crawls.js';
 import * as m0007 from './0007-oauth.js';
+import * as m0008 from './0008-ledger-at-index.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a migration's schema is not today's (0001-accounts)
 type Step = { up(dialect: Dialect): (db: Kysely<any>) => Promise<void> };
@@ -20,6 +21,7 @@ const STEPS: Record<string, Step> = {
   '0005-usage-totals': m0005,
   '0006-crawls': m0006,
   '0007-oauth': m0007,
+  '0008-ledger-at-index': m0008,
 };
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {
