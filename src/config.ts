@@ -126,6 +126,8 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_SCALE: Int(3000, 0),
   // Sign-up and login requests per client IP per hour (each sends an e-mail); 0 = unlimited.
   RATE_LIMIT_MAIL_PER_HOUR: Int(10, 0),
+  // OAuth client registrations (POST /oauth/register: open to anyone, a row each) per client IP per hour; 0 = no limit.
+  RATE_LIMIT_OAUTH_REGISTRATIONS_PER_HOUR: Int(30, 0),
   // Failed credentials (unknown or revoked API keys, bad sign-in links, wrong admin tokens) per minute, counted per
   // client IP and per target; past it, 429. 0 = unlimited.
   RATE_LIMIT_AUTH_FAILURES: Int(10, 0),

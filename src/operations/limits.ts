@@ -25,7 +25,11 @@ export type CredentialKind = 'api_key' | 'access_token' | 'sign_in_link' | 'admi
 
 export type LimitsConfig = Pick<
   Config,
-  'RATE_LIMIT_ANONYMOUS' | 'RATE_LIMIT_WINDOW_SECONDS' | 'RATE_LIMIT_MAIL_PER_HOUR' | 'RATE_LIMIT_AUTH_FAILURES'
+  | 'RATE_LIMIT_ANONYMOUS'
+  | 'RATE_LIMIT_WINDOW_SECONDS'
+  | 'RATE_LIMIT_MAIL_PER_HOUR'
+  | 'RATE_LIMIT_OAUTH_REGISTRATIONS_PER_HOUR'
+  | 'RATE_LIMIT_AUTH_FAILURES'
 >;
 
 const FAILURE_WINDOW_SECONDS = 60;
@@ -144,6 +148,18 @@ export function createLimits(deps: { rateLimiter: RateLimiter; config: LimitsCon
       requests: config.RATE_LIMIT_MAIL_PER_HOUR,
       windowSeconds: 3600,
       who: 'per IP address for sign-up and sign-in e-mails',
+    }),
+
+    /**
+     * OAuth client registration stores a client for anyone who asks (RFC 7591's open registration): at most
+     * RATE_LIMIT_OAUTH_REGISTRATIONS_PER_HOUR per client address, so that no one fills the store.
+     */
+    registration: (ip: string): Limit => ({
+      key: `register:${ip}`,
+      policy: 'oauth_register',
+      requests: config.RATE_LIMIT_OAUTH_REGISTRATIONS_PER_HOUR,
+      windowSeconds: 3600,
+      who: 'per IP address for OAuth client registrations',
     }),
 
     failedCredential,

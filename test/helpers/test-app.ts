@@ -66,6 +66,7 @@ export async function buildTestApp(
     // Every test app calls from 127.0.0.1, and with Redis the per-IP counts are shared: tests of limits set their own.
     RATE_LIMIT_ANONYMOUS: '0',
     RATE_LIMIT_MAIL_PER_HOUR: '0',
+    RATE_LIMIT_OAUTH_REGISTRATIONS_PER_HOUR: '0',
     RATE_LIMIT_AUTH_FAILURES: '0',
     // One extraction thread, not one per core: every test app that fetches starts its own (under tsx, a thread
     // loads the extraction code in a second or more), and one is enough to take every fetch through the pool.

@@ -291,6 +291,27 @@ for (const backend of backends) {
       assert.equal(limited.headers.get('ratelimit-policy'), '"signin";q=2;w=3600');
       assert.ok(Number(limited.headers.get('retry-after')) > 60);
     });
+
+    test('OAuth client registrations are limited per IP', async (t) => {
+      const env = await backend.env();
+      if (typeof env === 'string') return t.skip(env);
+      const api = await buildTestApp(t, { ...env, RATE_LIMIT_OAUTH_REGISTRATIONS_PER_HOUR: '2' });
+      const register = (ip: string) =>
+        api.request(
+          'POST',
+          '/oauth/register',
+          { client_name: 'Agent', redirect_uris: ['http://127.0.0.1:9/callback'] },
+          { 'x-forwarded-for': ip },
+        );
+      const ip = uniqueIp();
+      assert.deepEqual([(await register(ip)).status, (await register(ip)).status], [201, 201]);
+      const limited = await register(ip);
+      assert.equal(limited.status, 429);
+      assert.equal((limited.body as { code: string }).code, 'rate_limited');
+      assert.equal(limited.headers.get('ratelimit-policy'), '"oauth_register";q=2;w=3600');
+      assert.ok(Number(limited.headers.get('retry-after')) > 60);
+      assert.equal((await register(uniqueIp())).status, 201, 'another address has a count of its own');
+    });
   });
 }
 

@@ -8,6 +8,7 @@ import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth
 import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
 import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
 import type { AppDeps } from '../app-deps.js';
+import { enforceRateLimit } from '../auth.js';
 import { mountExpress } from '../express-glue.js';
 import { RESOURCE_METADATA_PATH } from '../mcp-auth.js';
 
@@ -23,6 +24,12 @@ export const oauthRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { 
   metadata(RESOURCE_METADATA_PATH, oauth.protectedResource);
   metadata('/.well-known/oauth-protected-resource', oauth.protectedResource);
   metadata('/.well-known/oauth-authorization-server', oauth.authorizationServer);
+
+  // Registration is open to anyone and stores a row: counted per client address before the SDK's handler runs.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'POST' && request.routeOptions.url === '/oauth/register')
+      await enforceRateLimit(deps, reply, deps.operations.limits.registration(request.ip));
+  });
 
   await mountExpress(app, {
     '/oauth/authorize': authorizationHandler({ provider, rateLimit: false }),
