@@ -14,6 +14,12 @@ const DOCUMENT_MAX_BYTES = 5 * 1024;
 
 const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
+/**
+ * A registered client no user has connected this long after it registered is deleted: registration is open to anyone,
+ * and a client connects within minutes of registering (it registers when its user adds the server).
+ */
+export const UNUSED_CLIENT_MS = 30 * 86_400_000;
+
 /** https, or http on a loopback host (a developer's machine: the SSRF guard refuses it in production). */
 const secureOrLoopback = (url: URL) =>
   url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
@@ -105,6 +111,21 @@ export function createClients(deps: { store: Store; client: SafeClient; clock: C
       checkRedirectUris(requested.redirect_uris);
       const { client_secret: _secret, client_secret_expires_at: _expiry, ...metadata } = requested;
       const info = { ...metadata, token_endpoint_auth_method: 'none' } as OAuthClientInformationFull;
+      // Registered clients nobody connected go as new ones come, so the table holds the used ones and a month's others.
+      await store.db
+        .deleteFrom('oauth_clients')
+        .where('from_document', '=', 0)
+        .where('created_at', '<', clock.now() - UNUSED_CLIENT_MS)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('oauth_grants')
+                .select('id')
+                .whereRef('oauth_grants.client_id', '=', 'oauth_clients.client_id'),
+            ),
+          ),
+        )
+        .execute();
       await save(info, false);
       return info;
     },

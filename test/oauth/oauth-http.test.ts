@@ -17,6 +17,7 @@ import {
 } from '../helpers/oauth.js';
 import { startSmtpServer, type SmtpSink } from '../helpers/smtp.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { UNUSED_CLIENT_MS } from '../../src/oauth/clients.js';
 import { startFixtureSite, type FixtureSite } from '../helpers/fixture-site.js';
 
 const HOUR = 3_600_000;
@@ -248,6 +249,31 @@ describe('OAuth for the remote MCP endpoint, over HTTP', () => {
     const revoked = await postForm(api, '/oauth/revoke', { client_id, token: refreshed.body.refresh_token });
     assert.equal(revoked.status, 200, revoked.text);
     assert.equal((await callMcp(refreshed.body.access_token)).status, 401);
+  });
+
+  test('a registered client nobody connected is deleted a month on, when another registers; a used one stays', async (t) => {
+    t.after(() => (offset = 0));
+    const unused = await register('Never Connected');
+    const used = await register('Connected');
+    await connect(used.client_id);
+    const asks = (clientId: string) =>
+      authorize(api, {
+        client_id: clientId,
+        redirect_uri: client.redirectUri,
+        response_type: 'code',
+        code_challenge: 'x'.repeat(43),
+        code_challenge_method: 'S256',
+        resource: RESOURCE,
+      });
+    offset += UNUSED_CLIENT_MS - HOUR;
+    await register('Another');
+    assert.equal((await asks(unused.client_id)).status, 302, 'kept while under a month old');
+    offset += 2 * HOUR;
+    await register('Another');
+    const gone = await asks(unused.client_id);
+    assert.equal(gone.status, 400);
+    assert.equal(gone.body.error, 'invalid_client');
+    assert.equal((await asks(used.client_id)).status, 302);
   });
 
   test('the dashboard disconnects an application', async () => {
