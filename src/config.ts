@@ -127,7 +127,8 @@ export const ConfigSchema = Type.Object({
   // Sign-up and login requests per client IP per hour (each sends an e-mail); 0 = unlimited.
   RATE_LIMIT_MAIL_PER_HOUR: Int(10, 0),
   // OAuth client registrations (POST /oauth/register: open to anyone, a row each) per client IP per hour; 0 = no limit.
-  RATE_LIMIT_OAUTH_REGISTRATIONS_PER_HOUR: Int(30, 0),
+  // Six times the MCP SDK's own default (20), as hosted clients register each of their users from shared addresses.
+  RATE_LIMIT_OAUTH_REGISTRATIONS_PER_HOUR: Int(120, 0),
   // Failed credentials (unknown or revoked API keys, bad sign-in links, wrong admin tokens) per minute, counted per
   // client IP and per target; past it, 429. 0 = unlimited.
   RATE_LIMIT_AUTH_FAILURES: Int(10, 0),
